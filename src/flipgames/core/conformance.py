@@ -1,0 +1,126 @@
+"""A conformance kit: random-simulation invariants every game must satisfy.
+
+Tests run it over the whole registry; a new game gets the same checks for free.
+
+>>> from flipgames import make
+>>> stats = check_random_games(make("flipflop-3x3"), games=5, seed=1)
+>>> stats.games
+5
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flipgames.core.errors import IllegalActionError
+from flipgames.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from flipgames.core.record import dumps_record, make_record, replay_record, state_from_json
+
+
+class ConformanceError(AssertionError):
+    """An invariant of the game protocol does not hold."""
+
+
+@dataclass
+class SimulationStats:
+    """What a batch of random games did, for tests to assert on."""
+
+    games: int = 0
+    plies: int = 0
+    results: dict[str, int] = field(default_factory=dict)
+    max_length: int = 0
+
+
+def _check(condition: bool, message: str, state: State) -> None:
+    if not condition:
+        raise ConformanceError(
+            f"{state.game!r} after {state.history_notation()}: {message}\n{state.render()}"
+        )
+
+
+def check_state(state: State) -> None:
+    """Check the per-state invariants of the protocol on one state."""
+    game = state.game
+    player = state.current_player
+    legal = state.legal_actions()
+    _check(player in (CHANCE, TERMINAL) or 0 <= player < game.num_players, "bad player", state)
+    _check(list(legal) == sorted(set(legal)), "legal actions not sorted and unique", state)
+    _check((len(legal) == 0) == state.is_terminal(), "no legal action iff terminal", state)
+    returns = state.returns()
+    _check(len(returns) == game.num_players, "returns has one entry per player", state)
+    _check(sum(returns) == 0, "returns are zero-sum", state)
+    _check(all(r in (-1, 0, 1) for r in returns), "returns are +1/0/-1", state)
+    if not state.is_terminal():
+        _check(all(r == 0 for r in returns), "returns are zero before the end", state)
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        _check(all(p > 0 for _, p in outcomes), "chance probabilities positive", state)
+        _check(sum((p for _, p in outcomes), Fraction(0)) == 1, "probabilities sum to 1", state)
+        _check(tuple(a for a, _ in outcomes) == legal, "outcomes are the legal actions", state)
+    for action in legal:
+        text = state.action_to_string(action)
+        _check(state.parse_action(text) == action, f"notation {text!r} round-trips", state)
+    clone = state.clone()
+    _check(clone == state and clone.key() == state.key(), "clone equals original", state)
+    for viewer in (*range(game.num_players), None):
+        json.dumps(state.observation(viewer))
+    before = (state.key(), state.history)
+    illegal = max(legal, default=0) + 1000
+    try:
+        state.apply(illegal)
+    except IllegalActionError:
+        pass
+    else:
+        _check(False, f"illegal action id {illegal} was accepted", state)
+    _check((state.key(), state.history) == before, "rejected action changed nothing", state)
+
+
+def random_game(game: Game, rng: random.Random, max_plies: int = 20_000) -> State:
+    """Play one uniformly random game to the end and return the final state."""
+    state = game.new_initial_state()
+    for _ in range(max_plies):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+    raise ConformanceError(f"{game!r}: a random game did not end within {max_plies} plies")
+
+
+def check_random_games(
+    game: Game, games: int, seed: int, deep_checks: int = 20
+) -> SimulationStats:
+    """Play ``games`` random games checking the invariants.
+
+    Every state of the first ``deep_checks`` games gets :func:`check_state` and a JSON
+    round-trip; every game's final state is round-tripped as a state and as a record.
+    """
+    rng = random.Random(seed)
+    stats = SimulationStats()
+    for index in range(games):
+        deep = index < deep_checks
+        state = game.new_initial_state()
+        while True:
+            if deep:
+                check_state(state)
+                restored = state_from_json(json.dumps(state.to_json()))
+                _check(restored == state, "serialisation round-trips", state)
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = sample_chance(state, rng)
+            else:
+                action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+            stats.plies += 1
+        check_state(state)
+        replayed = replay_record(dumps_record(make_record(state, seed=seed)))
+        _check(replayed == state, "record replays to the same final state", state)
+        stats.games += 1
+        stats.max_length = max(stats.max_length, len(state.history))
+        stats.results[state.result()] = stats.results.get(state.result(), 0) + 1
+    return stats

@@ -1,0 +1,319 @@
+"""The game protocol every flipgames game implements and every algorithm is written against.
+
+A :class:`Game` is a rule set with chosen options; it makes initial :class:`State` objects.
+States are values: :meth:`State.apply` returns a new state and never changes the old one.
+
+Actions are dense integers per game (for solvers and learning code) with a text notation per
+action (for people); at a chance node the legal actions are the chance outcomes. A typical
+loop, written once for every game::
+
+    import random
+    from flipgames import make
+    game = make("flipflop-3x3")
+    state = game.new_initial_state()
+    rng = random.Random(7)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            action = sample_chance(state, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+    print(state.returns())
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, ClassVar, Final
+
+from flipgames.core.errors import IllegalActionError, NotationError, RecordError
+from flipgames.core.options import Option, OptionValue, resolve_options
+
+#: ``State.current_player`` at a chance node (the next action is a chance outcome).
+CHANCE: Final = -1
+#: ``State.current_player`` once the game is over.
+TERMINAL: Final = -2
+
+JSON = dict[str, Any]
+
+
+class Game(ABC):
+    """A game with its rule options fixed.
+
+    Subclasses declare the class attributes and implement :meth:`new_initial_state` and
+    :meth:`rules_summary`. Capabilities are data, so an algorithm can refuse a game by name.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    option_spec: ClassVar[tuple[Option, ...]] = ()
+    num_players: ClassVar[int] = 2
+    #: True when some states are chance nodes.
+    has_chance: ClassVar[bool] = False
+    #: True when some player may not see part of the state (Flip Switch before a flip is
+    #: modelled as chance, so this stays False there: nothing hidden exists to see).
+    hidden_information: ClassVar[bool] = False
+    #: True when the game can repeat positions and draws on the third occurrence.
+    repetition_draws: ClassVar[bool] = False
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        self.options: dict[str, OptionValue] = resolve_options(self.option_spec, options)
+
+    @property
+    def deterministic(self) -> bool:
+        """True for games without chance nodes (the ones perft is defined for)."""
+        return not self.has_chance
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """Return the state before the first action."""
+
+    @abstractmethod
+    def rules_summary(self) -> str:
+        """Return the rules as flipgames plays them, rulings included, as plain text."""
+
+    def state_from_actions(self, actions: Sequence[str]) -> State:
+        """Replay actions in notation from the initial state.
+
+        Raises :class:`RecordError` naming the first action that is malformed or illegal.
+        """
+        state = self.new_initial_state()
+        for index, text in enumerate(actions):
+            if not isinstance(text, str):
+                raise RecordError(
+                    f"action {index + 1} is {text!r}, not a string in notation",
+                    index=index,
+                    action=repr(text),
+                )
+            try:
+                state = state.apply(state.parse_action(text))
+            except (NotationError, IllegalActionError) as exc:
+                raise RecordError(
+                    f"action {index + 1} ({text!r}) does not replay: {exc}",
+                    index=index,
+                    action=text,
+                ) from exc
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game) and other.name == self.name and other.options == self.options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"make({self.name!r}{', ' if opts else ''}{opts})"
+
+
+class State(ABC):
+    """One position of a game, plus how it was reached.
+
+    Subclasses implement the abstract methods; they build children through
+    ``type(self)(...)`` with ``parent=self`` and the action so that :attr:`history` works.
+    ``_legal_actions`` is called at most once per state: its result is cached.
+    """
+
+    __slots__ = ("game", "_parent", "_action", "_legal")
+
+    def __init__(self, game: Game, parent: State | None = None, action: int | None = None):
+        self.game = game
+        self._parent = parent
+        self._action = action
+        self._legal: tuple[int, ...] | None = None
+
+    # --- whose turn -------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """0 or 1 for a player to act, :data:`CHANCE` at a chance node, :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    # --- actions ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def _legal_actions(self) -> tuple[int, ...]:
+        """Legal actions in ascending order (chance outcomes at a chance node); () if over."""
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """Legal actions in ascending order; the chance outcomes at a chance node."""
+        if self._legal is None:
+            self._legal = self._legal_actions()
+        return self._legal
+
+    def perft_actions(self) -> tuple[int, ...]:
+        """Legal actions as if repetition draws did not exist (what perft counts)."""
+        return self.legal_actions()
+
+    def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        """(outcome, exact probability) pairs at a chance node; the probabilities sum to 1."""
+        raise IllegalActionError("this state is not a chance node; it has no chance outcomes")
+
+    def apply(self, action: int) -> State:
+        """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"action must be an integer id, got {action!r}")
+        if action not in self.legal_actions():
+            if self.is_terminal():
+                raise IllegalActionError("the game is over: no action is legal")
+            raise IllegalActionError(
+                f"action {self._describe(action)} is not legal here; legal: "
+                + " ".join(self.action_to_string(a) for a in self.legal_actions())
+            )
+        return self._apply(action)
+
+    def apply_perft(self, action: int) -> State:
+        """Apply an action from :meth:`perft_actions` (which may ignore repetition draws)."""
+        if action not in self.perft_actions():
+            raise IllegalActionError(f"action {self._describe(action)} is not legal here")
+        return self._apply(action)
+
+    def _describe(self, action: int) -> str:
+        try:
+            return f"{self.action_to_string(action)!r} (id {action})"
+        except (NotationError, IllegalActionError, IndexError, ValueError):
+            return f"id {action}"
+
+    @abstractmethod
+    def _apply(self, action: int) -> State:
+        """Return the child for a legal ``action`` (already checked)."""
+
+    # --- notation ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """The canonical notation of ``action`` in this state."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> int:
+        """Parse notation into a legal action id.
+
+        Raises :class:`NotationError` for malformed text and :class:`IllegalActionError` for
+        a well-formed action that is not legal here.
+        """
+
+    # --- outcome ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def returns(self) -> tuple[int, ...]:
+        """Per player: +1 win, -1 loss, 0 draw or not over. Always sums to zero."""
+
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` once over, ``"*"`` while in progress."""
+        if not self.is_terminal():
+            return "*"
+        r = self.returns()
+        return "1-0" if r[0] > 0 else "0-1" if r[0] < 0 else "1/2-1/2"
+
+    # --- views ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A canonical, hashable key of the position (everything future play depends on,
+        except repetition counts). Equal keys mean the same position."""
+
+    @abstractmethod
+    def observation(self, player: int | None) -> JSON:
+        """A JSON-able view for ``player`` (``None``: a spectator) revealing nothing that
+        viewer may not know."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A Unicode text picture of the position for terminals."""
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """Every action (chance outcomes included) applied since the initial state."""
+        actions: list[int] = []
+        node: State | None = self
+        while node is not None and node._action is not None:
+            actions.append(node._action)
+            node = node._parent
+        return tuple(reversed(actions))
+
+    def history_notation(self) -> list[str]:
+        """:attr:`history` in notation, each action printed in the state it was played in."""
+        lines: list[tuple[State, int]] = []
+        node: State = self
+        while node._parent is not None and node._action is not None:
+            lines.append((node._parent, node._action))
+            node = node._parent
+        return [parent.action_to_string(a) for parent, a in reversed(lines)]
+
+    @property
+    def parent(self) -> State | None:
+        """The state this one was reached from, or None for an initial state."""
+        return self._parent
+
+    def clone(self) -> State:
+        """An independent, equal copy (states are immutable; this exists for the protocol)."""
+        return copy.copy(self)
+
+    def to_json(self) -> JSON:
+        """Serialise as game, options and actions; :func:`state_from_json` restores it."""
+        return {
+            "game": self.game.name,
+            "options": dict(self.game.options),
+            "actions": self.history_notation(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and other.game == self.game
+            and other.key() == self.key()
+            and other.history == self.history
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.key()))
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw a chance outcome of ``state`` with its exact probability, using ``rng``."""
+    outcomes = state.chance_outcomes()
+    # Exact integer arithmetic over a common denominator, so a seeded draw is reproducible
+    # and unbiased however the probabilities are written.
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    point = rng.randrange(denominator)
+    for outcome, p in outcomes:
+        point -= p.numerator * (denominator // p.denominator)
+        if point < 0:
+            return outcome
+    raise AssertionError("chance probabilities do not sum to one")
+
+
+def repetition_count(state: State, step: int = 1) -> int:
+    """How many times ``state.key()`` has occurred on the path to ``state`` (itself included).
+
+    ``step`` lets a game skip ancestors that cannot match (2 when the side to move is part of
+    the key and alternates every ply).
+    """
+    key = state.key()
+    count = 1
+    node = state._parent
+    for _ in range(step - 1):
+        node = node._parent if node is not None else None
+    while node is not None:
+        if node.key() == key:
+            count += 1
+        node = node._parent
+        for _ in range(step - 1):
+            node = node._parent if node is not None else None
+    return count

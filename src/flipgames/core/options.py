@@ -1,0 +1,95 @@
+"""Named rule options: declaration, parsing and validation.
+
+A game declares its options as a tuple of :class:`Option`; :func:`resolve_options` turns what a
+user typed (strings from ``--option k=v`` or values from JSON) into a complete, validated dict.
+
+>>> spec = (Option("lines", "all", choices=("all", "edges")), Option("rounds", 1, minimum=1))
+>>> resolve_options(spec, {"rounds": "3"})
+{'lines': 'all', 'rounds': 3}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from flipgames.core.errors import OptionError
+
+OptionValue = str | int
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option. Its type is the type of its default (``str`` or ``int``)."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def allowed(self) -> str:
+        """Say in words which values are allowed."""
+        if self.choices is not None:
+            return " | ".join(str(c) for c in self.choices)
+        if isinstance(self.default, int):
+            low = "" if self.minimum is None else f"{self.minimum} <= "
+            high = "" if self.maximum is None else f" <= {self.maximum}"
+            return f"an integer {low}n{high}".replace("integer n", "integer")
+        return "a non-empty string"
+
+    def parse(self, raw: object) -> OptionValue:
+        """Convert and validate one value; raise :class:`OptionError` if it is not allowed."""
+        value: OptionValue
+        if isinstance(self.default, bool) or not isinstance(self.default, int | str):
+            raise TypeError(f"option {self.name!r} has an unsupported default")
+        if isinstance(self.default, int):
+            if isinstance(raw, bool) or not isinstance(raw, int | str):
+                raise OptionError(self._bad(raw))
+            try:
+                value = int(raw)
+            except ValueError:
+                raise OptionError(self._bad(raw)) from None
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise OptionError(self._bad(raw))
+        else:
+            if not isinstance(raw, str) or not raw:
+                raise OptionError(self._bad(raw))
+            value = raw
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(self._bad(raw))
+        return value
+
+    def _bad(self, raw: object) -> str:
+        return f"bad value {raw!r} for option {self.name!r}: allowed {self.allowed()}"
+
+
+def resolve_options(
+    spec: tuple[Option, ...], given: Mapping[str, object] | None
+) -> dict[str, OptionValue]:
+    """Return every option of ``spec`` with defaults filled in and ``given`` validated."""
+    given = dict(given or {})
+    known = {o.name: o for o in spec}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        names = ", ".join(known) or "none"
+        raise OptionError(f"unknown option {unknown[0]!r}: this game's options are {names}")
+    return {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}
+
+
+def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Parse ``["k=v", ...]`` as typed on a command line.
+
+    >>> parse_option_pairs(["lines=edges", "rounds=3"])
+    {'lines': 'edges', 'rounds': '3'}
+    """
+    result: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise OptionError(f"malformed option {pair!r}: write name=value, e.g. laps=2")
+        result[name.strip()] = value.strip()
+    return result

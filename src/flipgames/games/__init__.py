@@ -1,0 +1,1 @@
+"""The games. Each package imports only :mod:`flipgames.core`; the registry names them."""

@@ -1,0 +1,1 @@
+"""Game-agnostic algorithms written once against the protocol."""
