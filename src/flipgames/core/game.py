@@ -53,6 +53,8 @@ class Game(ABC):
     title: ClassVar[str]
     option_spec: ClassVar[tuple[Option, ...]] = ()
     num_players: ClassVar[int] = 2
+    #: What players are called in this game, by player number (e.g. White and Black).
+    player_names: ClassVar[tuple[str, ...]] = ("first player", "second player")
     #: True when some states are chance nodes.
     has_chance: ClassVar[bool] = False
     #: True when some player may not see part of the state (Flip Switch before a flip is

@@ -1,0 +1,1 @@
+"""The ``flipgames`` command line: thin commands over the library."""
