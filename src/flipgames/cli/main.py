@@ -44,7 +44,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         options = ", ".join(f"{o.name}={o.default}" for o in cls.option_spec) or "-"
         rows.append((name, cls.title, f"{cls.num_players} players, {kind}", options))
     if args.json:
-        print(json.dumps([dict(zip(("name", "title", "kind", "options"), r)) for r in rows]))
+        fields = ("name", "title", "kind", "options")
+        print(json.dumps([dict(zip(fields, row, strict=True)) for row in rows]))
         return 0
     width = max(len(r[0]) for r in rows)
     for name, title, kind, options in rows:

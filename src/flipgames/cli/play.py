@@ -47,7 +47,8 @@ def play_game(
         agent = agents.get(player)
         if agent is not None:
             action = agent.choose(state)
-            print(f"{names[player]} ({agent.name}) plays {state.action_to_string(action)}", file=out)
+            text = state.action_to_string(action)
+            print(f"{names[player]} ({agent.name}) plays {text}", file=out)
             state = state.apply(action)
             show_board = True
             continue

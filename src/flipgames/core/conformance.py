@@ -91,9 +91,7 @@ def random_game(game: Game, rng: random.Random, max_plies: int = 20_000) -> Stat
     raise ConformanceError(f"{game!r}: a random game did not end within {max_plies} plies")
 
 
-def check_random_games(
-    game: Game, games: int, seed: int, deep_checks: int = 20
-) -> SimulationStats:
+def check_random_games(game: Game, games: int, seed: int, deep_checks: int = 20) -> SimulationStats:
     """Play ``games`` random games checking the invariants.
 
     Every state of the first ``deep_checks`` games gets :func:`check_state` and a JSON

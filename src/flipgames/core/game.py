@@ -103,9 +103,7 @@ class Game(ABC):
         return state
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Game) and other.name == self.name and other.options == self.options
-        )
+        return isinstance(other, Game) and other.name == self.name and other.options == self.options
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.options.items()))))
