@@ -211,6 +211,11 @@ class State(ABC):
     def returns(self) -> tuple[int, ...]:
         """Per player: +1 win, -1 loss, 0 draw or not over. Always sums to zero."""
 
+    def evaluate(self, player: int) -> float:
+        """A heuristic estimate in [-1, 1] of ``returns()[player]`` for search at a depth
+        limit. The default knows nothing (0); games override it with their own knowledge."""
+        return float(self.returns()[player]) if self.is_terminal() else 0.0
+
     def result(self) -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` once over, ``"*"`` while in progress."""
         if not self.is_terminal():
