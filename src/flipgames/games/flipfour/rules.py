@@ -1,0 +1,416 @@
+"""FlipFour: four in a row with FlipFlop pieces that flip between rook and bishop.
+
+A 5x5 board starts empty; each side has four pieces in hand and White (player 0) begins. A turn
+is a drop (a piece from hand onto any empty square, either face up, no flip) or a move (one of
+your pieces on the board goes along its lines, rook face orthogonally and bishop face
+diagonally, to any empty square at any distance, leaping over pieces; then it flips). No
+captures, no passing. Four of your pieces in an unbroken straight line win; a side with no
+legal move loses; a position seen for the third time is a draw.
+
+The position is four small integers: bitboards of White's pieces, Black's pieces and the
+pieces showing the bishop face, plus the pieces in hand and the side to move (see
+:mod:`~flipgames.games.flipfour.board` for square numbering and
+:mod:`~flipgames.games.flipfour.notation` for action ids).
+
+>>> from flipgames import make
+>>> state = make("flipfour").new_initial_state()
+>>> for text in "R@a1 B@e5 R@a2 B@e4 R@a3 B@e3 a3-c3".split():
+...     state = state.apply(state.parse_action(text))
+>>> state.piece_at(12), state.pieces_in_hand(0), state.current_player
+((0, 1), 1, 1)
+>>> state = state.apply(state.parse_action("B@e2"))
+>>> state.result(), state.status_text()
+('0-1', 'Black wins: four in a row e2 e3 e4 e5')
+"""
+
+from __future__ import annotations
+
+from typing import Final, cast
+
+from flipgames.core.errors import IllegalActionError
+from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.games.flipfour.board import (
+    BISHOP,
+    FACE_LETTERS,
+    FACE_NAMES,
+    FULL,
+    NUM_SQUARES,
+    REACH,
+    ROOK,
+    SQUARE_NAMES,
+    WINDOWS,
+    WINDOWS_THROUGH,
+    squares,
+)
+from flipgames.games.flipfour.notation import (
+    DROP_BISHOP,
+    MOVE_BASE,
+    MOVE_IDS,
+    MOVES,
+    Drop,
+    Move,
+    action_text,
+    parse_text,
+)
+from flipgames.games.flipfour.render import render_state
+
+PIECES_IN_HAND: Final = 4
+PLAYER_NAMES: Final = ("White", "Black")
+
+RULES: Final = """\
+FlipFour (Masahiro Nakajima; rules as flipgames plays them)
+
+Rulebook
+- The 5x5 board starts empty. Each player has four FlipFlop pieces in hand, each with a +
+  (rook) face and an x (bishop) face. White moves first; players alternate, no passing.
+- On your turn, drop a piece (either side up) or move one of your pieces.
+- Movement is as in FlipFlop: the + face moves like a chess rook, the x face like a bishop,
+  and the moved piece is flipped over afterwards; but pieces may freely be leapt over and
+  there is no capturing.
+- The first player to arrange their pieces in an unbroken horizontal, vertical or diagonal
+  line wins.
+
+Our rulings (RULINGS.md)
+- A drop goes on any empty square with the face of the player's choice up; it does not flip.
+- A move goes along the piece's lines to any empty square at any distance, leaping over any
+  pieces of either colour; the moved piece flips. No captures, no passing.
+- The line is four of your pieces in a row, column or diagonal, whatever faces they show;
+  it is checked after every action (drop or move). Four that mix colours do not count.
+- Draw: the same position (pieces, faces, pieces in hand, side to move) for the third time.
+- A side with no legal move loses. (It can happen: with all pieces on the board, four bishop
+  faces on b1, a2, e4, d5 are shut in by enemy pieces on c2, b3, d3, c4.)
+
+Notation
+- Drop: R@c3 (rook face up) or B@c3 (bishop face up). Move: c3-e5. A move may also be
+  written with the face the piece shows before moving, Rc3-c5 or Bc3-e5.
+
+Options
+- none (the rulings name no FlipFour option).
+"""
+
+
+class FlipFour(Game):
+    """FlipFour: the rules as a :class:`~flipgames.core.game.Game`.
+
+    >>> FlipFour().new_initial_state().legal_actions()[:3]
+    (0, 1, 2)
+    """
+
+    name = "flipfour"
+    title = "FlipFour"
+    player_names = PLAYER_NAMES
+    repetition_draws = True
+
+    def new_initial_state(self) -> FlipFourState:
+        return FlipFourState(self)
+
+    def rules_summary(self) -> str:
+        return RULES
+
+
+class FlipFourState(State):
+    """A FlipFour position and how it was reached.
+
+    Build states from :meth:`FlipFour.new_initial_state` and :meth:`apply`; the keyword
+    fields are the rules' own way of making a child.
+    """
+
+    __slots__ = (
+        "_white",
+        "_black",
+        "_bishops",
+        "_hands",
+        "_player",
+        "_four",
+        "_key",
+        "_moves",
+        "_occurrences",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        parent: FlipFourState | None = None,
+        action: int | None = None,
+        *,
+        white: int = 0,
+        black: int = 0,
+        bishops: int = 0,
+        hands: tuple[int, int] = (PIECES_IN_HAND, PIECES_IN_HAND),
+        player: int = 0,
+        four: bool = False,
+    ) -> None:
+        super().__init__(game, parent, action)
+        self._white = white
+        self._black = black
+        self._bishops = bishops
+        self._hands = hands
+        self._player = player
+        #: The action that made this position completed a four for the side that played it.
+        self._four = four
+        self._key = (
+            white
+            | black << NUM_SQUARES
+            | bishops << 2 * NUM_SQUARES
+            | hands[0] << 3 * NUM_SQUARES
+            | hands[1] << 3 * NUM_SQUARES + 3
+            | player << 3 * NUM_SQUARES + 6
+        )
+        self._moves: tuple[int, ...] | None = None
+        self._occurrences: int | None = None
+
+    # --- whose turn and the outcome ---------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        if self._four or not self._actions() or self.occurrences() >= 3:
+            return TERMINAL
+        return self._player
+
+    def returns(self) -> tuple[int, ...]:
+        winner = self.winner
+        if winner is None:
+            return (0, 0)
+        return (1, -1) if winner == 0 else (-1, 1)
+
+    @property
+    def winner(self) -> int | None:
+        """The player who has won, or None while the game goes on or when it is drawn.
+
+        A four is made by the side that just acted and a side with no legal move is the side
+        to move, so either way the winner is the side not to move.
+        """
+        if self._four or not self._actions():
+            return 1 - self._player
+        return None
+
+    def end_reason(self) -> str | None:
+        """``"four in a row"``, ``"no legal move"``, ``"third repetition"``, or None."""
+        if self._four:
+            return "four in a row"
+        if not self._actions():
+            return "no legal move"
+        if self.occurrences() >= 3:
+            return "third repetition"
+        return None
+
+    def occurrences(self) -> int:
+        """How many times this position has occurred in the game so far (this one included).
+
+        Drops are irreversible (pieces in hand only go down), so the walk stops at the first
+        ancestor with different pieces in hand; the side to move alternates, so it looks at
+        every second ancestor only.
+        """
+        if self._occurrences is None:
+            count = 1
+            node = self._grandparent()
+            while node is not None and node._hands == self._hands:
+                if node._key == self._key:
+                    count += 1
+                node = node._grandparent()
+            self._occurrences = count
+        return self._occurrences
+
+    def _grandparent(self) -> FlipFourState | None:
+        parent = self._parent
+        return None if parent is None else cast("FlipFourState | None", parent._parent)
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _actions(self) -> tuple[int, ...]:
+        """Every drop and move of the side to move, ignoring repetition draws (cached)."""
+        if self._moves is None and self._four:
+            self._moves = ()
+        elif self._moves is None:
+            mine = self._black if self._player else self._white
+            empty = FULL & ~(self._white | self._black)
+            actions: list[int] = []
+            if self._hands[self._player]:
+                # Rook-face drop ids are the square numbers themselves.
+                targets = squares(empty)
+                actions = targets + [DROP_BISHOP + s for s in targets]
+            bishops = self._bishops
+            for frm in squares(mine):
+                row = frm * NUM_SQUARES
+                reach = REACH[bishops >> frm & 1][frm] & empty
+                actions.extend(MOVE_IDS[row + to] for to in squares(reach))
+            self._moves = tuple(actions)
+        return self._moves
+
+    def _legal_actions(self) -> tuple[int, ...]:
+        return () if self.current_player == TERMINAL else self._actions()
+
+    def perft_actions(self) -> tuple[int, ...]:
+        return self._actions()
+
+    def _apply(self, action: int) -> FlipFourState:
+        white, black, bishops, hands = self._white, self._black, self._bishops, self._hands
+        player = self._player
+        if action < MOVE_BASE:
+            face, to = divmod(action, NUM_SQUARES)
+            left = bit = 1 << to
+            if face == BISHOP:
+                bishops |= bit
+            hands = (hands[0] - 1, hands[1]) if player == 0 else (hands[0], hands[1] - 1)
+        else:
+            frm, to = MOVES[action - MOVE_BASE]
+            left, bit = 1 << frm, 1 << to
+            # The moved piece flips: a bishop face arrives as a rook face and vice versa.
+            bishops = bishops & ~left if bishops & left else bishops | bit
+            left |= bit
+        if player == 0:
+            white ^= left
+            mine = white
+        else:
+            black ^= left
+            mine = black
+        four = any(window & mine == window for window in WINDOWS_THROUGH[to])
+        return FlipFourState(
+            self.game,
+            self,
+            action,
+            white=white,
+            black=black,
+            bishops=bishops,
+            hands=hands,
+            player=1 - player,
+            four=four,
+        )
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        return action_text(action)
+
+    def parse_action(self, text: str) -> int:
+        parsed = parse_text(text)
+        if self.is_terminal():
+            raise IllegalActionError(
+                f"{text!r}: the game is over ({self.status_text()}); no action is legal"
+            )
+        action, reason = self._check(parsed)
+        if action is None or action not in self.legal_actions():
+            legal = " ".join(action_text(a) for a in self.legal_actions())
+            raise IllegalActionError(f"{text!r} is not legal here: {reason}; legal: {legal}")
+        return action
+
+    def _check(self, parsed: Drop | Move) -> tuple[int | None, str]:
+        """The id of a parsed action, or None and why it cannot be played here."""
+        name = PLAYER_NAMES[self._player]
+        if isinstance(parsed, Drop):
+            if not self._hands[self._player]:
+                return None, f"{name} has no pieces left in hand"
+            if self.piece_at(parsed.square) is not None:
+                return None, f"{SQUARE_NAMES[parsed.square]} is occupied"
+            return parsed.face * NUM_SQUARES + parsed.square, ""
+        frm, to = SQUARE_NAMES[parsed.frm], SQUARE_NAMES[parsed.to]
+        piece = self.piece_at(parsed.frm)
+        if piece is None:
+            return None, f"there is no piece on {frm}"
+        owner, face = piece
+        if owner != self._player:
+            return None, f"the piece on {frm} is {PLAYER_NAMES[owner]}'s"
+        if parsed.face is not None and parsed.face != face:
+            return None, (
+                f"the piece on {frm} shows its {FACE_NAMES[face]} face ({FACE_LETTERS[face]}),"
+                f" not {FACE_LETTERS[parsed.face]}"
+            )
+        if parsed.frm == parsed.to:
+            return None, "a piece must move to another square"
+        if self.piece_at(parsed.to) is not None:
+            return None, f"{to} is occupied and FlipFour has no captures"
+        if not REACH[face][parsed.frm] >> parsed.to & 1:
+            lines = "its rank or file" if face == ROOK else "its diagonals"
+            return None, (
+                f"the piece on {frm} shows its {FACE_NAMES[face]} face and moves along {lines}"
+            )
+        return MOVE_IDS[parsed.frm * NUM_SQUARES + parsed.to], ""
+
+    # --- views ------------------------------------------------------------------------------
+
+    def key(self) -> int:
+        return self._key
+
+    def piece_at(self, square: int) -> tuple[int, int] | None:
+        """(owner, face) of the piece on ``square`` (0..24), or None if it is empty."""
+        bit = 1 << square
+        if self._white & bit:
+            owner = 0
+        elif self._black & bit:
+            owner = 1
+        else:
+            return None
+        return owner, BISHOP if self._bishops & bit else ROOK
+
+    def pieces_in_hand(self, player: int) -> int:
+        """How many pieces ``player`` still has to drop."""
+        return self._hands[player]
+
+    @property
+    def to_move(self) -> int:
+        """The side whose turn it is (or would be, once the game is over)."""
+        return self._player
+
+    def winning_line(self) -> tuple[int, ...]:
+        """The squares of the winning four, or () if nobody has four in a row."""
+        if not self._four:
+            return ()
+        mine = self._black if self._player == 0 else self._white
+        return next(tuple(squares(w)) for w in WINDOWS if w & mine == w)
+
+    def status_text(self) -> str:
+        """One line for people: whose turn it is, or how the game ended."""
+        reason = self.end_reason()
+        mover = PLAYER_NAMES[self._player]
+        if reason is None:
+            return f"{mover} to move"
+        if reason == "third repetition":
+            return "Draw: the same position for the third time"
+        winner = PLAYER_NAMES[1 - self._player]
+        if reason == "no legal move":
+            return f"{winner} wins: {mover} has no legal move"
+        line = " ".join(SQUARE_NAMES[s] for s in self.winning_line())
+        return f"{winner} wins: four in a row {line}"
+
+    def observation(self, player: int | None) -> JSON:
+        """Everything on the board and in hand (FlipFour hides nothing), from ``player``'s
+        point of view: ``mine`` and ``theirs`` when a player views, omitted for a spectator.
+
+        >>> from flipgames import make
+        >>> state = make("flipfour").new_initial_state()
+        >>> state = state.apply(state.parse_action("B@c3"))
+        >>> view = state.observation(1)
+        >>> view["board"], view["to_move"], view["mine"], view["theirs"]
+        ({'c3': {'owner': 0, 'face': 'B'}}, 1, {'player': 1, 'in_hand': 4}, \
+{'player': 0, 'in_hand': 3})
+        """
+        if player not in (0, 1, None):
+            raise ValueError(f"FlipFour observers are player 0, 1 or None, got {player!r}")
+        board = {}
+        for square in range(NUM_SQUARES):
+            piece = self.piece_at(square)
+            if piece is not None:
+                board[SQUARE_NAMES[square]] = {"owner": piece[0], "face": FACE_LETTERS[piece[1]]}
+        terminal = self.is_terminal()
+        view: JSON = {
+            "game": self.game.name,
+            "viewer": player,
+            "board": board,
+            "in_hand": list(self._hands),
+            "to_move": None if terminal else self._player,
+            "status": "playing" if not terminal else "drawn" if self.winner is None else "won",
+            "status_text": self.status_text(),
+            "result": self.result(),
+            "winner": self.winner,
+            "end_reason": self.end_reason(),
+            "winning_line": [SQUARE_NAMES[s] for s in self.winning_line()],
+            "occurrences": self.occurrences(),
+            "legal_actions": [action_text(a) for a in self.legal_actions()],
+        }
+        if player is not None:
+            view["mine"] = {"player": player, "in_hand": self._hands[player]}
+            view["theirs"] = {"player": 1 - player, "in_hand": self._hands[1 - player]}
+        return view
+
+    def render(self) -> str:
+        return render_state(self)
