@@ -1,0 +1,523 @@
+"""Rubik's Flip: place double-sided tiles, flip the opponent's, make a locked row of three.
+
+The state is three 16-bit boards (bit ``file + 4 * rank``, ``a1`` = bit 0): each player's
+tiles and the squares showing a tile's second face (``B`` / ``W``; ``R`` / ``Y`` is the first
+face). The side to move follows from the tile count (the first player moves when it is even).
+Action ids are laid out in :mod:`flipgames.games.rubiks_flip.notation`.
+
+>>> from flipgames import make
+>>> state = make("rubiks-flip").new_initial_state()
+>>> len(state.legal_actions())  # turn 1: any square, either colour, no flip
+32
+>>> state = state.apply(state.parse_action("b2R"))
+>>> state.parse_action("c3Y")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+flipgames.core.errors.IllegalActionError: 'c3Y' is not legal: a flip is mandatory: ...
+>>> state = state.apply(state.parse_action("b2/c3Y"))
+>>> state.tile("b2"), state.tile("c3"), state.in_hand(0), state.in_hand(1)
+('B', 'Y', 7, 7)
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from flipgames.core.errors import IllegalActionError
+from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.core.options import Option
+from flipgames.games.rubiks_flip.notation import (
+    COLOUR_LETTERS,
+    FLAP_TARGET,
+    LETTER_OWNER,
+    NO_FLIP,
+    NUM_SQUARES,
+    PLACEMENTS,
+    SIZE,
+    SQUARE_NAMES,
+    decode_flip,
+    encode,
+    flap_part,
+    format_action,
+    inplace_part,
+    parse_square,
+    parse_turn,
+)
+from flipgames.games.rubiks_flip.render import render_state
+
+TILES_PER_PLAYER: Final = 8
+FULL: Final = (1 << NUM_SQUARES) - 1
+# Masks that drop bits shifted across the board edge (a shift east must not wrap d -> a).
+_NOT_FILE_A: Final = 0xEEEE
+_NOT_FILE_D: Final = 0x7777
+NO_WINNER: Final = -1
+
+
+def spread_king(mask: int) -> int:
+    """``mask`` plus every square a king step away from it (the lock neighbourhood, seed rule).
+
+    >>> SQUARE_NAMES[0], [SQUARE_NAMES[s] for s in range(16) if spread_king(1) >> s & 1]
+    ('a1', ['a1', 'b1', 'a2', 'b2'])
+    """
+    row = mask | ((mask << 1) & _NOT_FILE_A) | ((mask >> 1) & _NOT_FILE_D)
+    return row | ((row << SIZE) & FULL) | (row >> SIZE)
+
+
+def spread_orthogonal(mask: int) -> int:
+    """``mask`` plus every square orthogonally next to it (``lock=orthogonal``).
+
+    >>> [SQUARE_NAMES[s] for s in range(16) if spread_orthogonal(1) >> s & 1]
+    ['a1', 'b1', 'a2']
+    """
+    return (
+        mask
+        | ((mask << 1) & _NOT_FILE_A)
+        | ((mask >> 1) & _NOT_FILE_D)
+        | ((mask << SIZE) & FULL)
+        | (mask >> SIZE)
+    )
+
+
+def _lines() -> tuple[int, ...]:
+    lines = []
+    for rank in range(SIZE):
+        for file in range(SIZE):
+            for df, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+                cells = [(file + i * df, rank + i * dr) for i in range(3)]
+                if all(0 <= f < SIZE and 0 <= r < SIZE for f, r in cells):
+                    lines.append(sum(1 << (f + SIZE * r) for f, r in cells))
+    return tuple(lines)
+
+
+#: Every three consecutive squares in a row, column or diagonal, as bit masks.
+LINES: Final = _lines()
+
+
+def _squares_table(offset: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(offset + s for s in range(8) if byte >> s & 1) for byte in range(256))
+
+
+# Squares of a 16-bit mask, looked up a byte at a time (much faster than testing 16 bits).
+_LOW_SQUARES: Final = _squares_table(0)
+_HIGH_SQUARES: Final = _squares_table(8)
+_LOW_PLACEMENTS: Final = tuple(tuple(2 * s + c for s in sq for c in (0, 1)) for sq in _LOW_SQUARES)
+_HIGH_PLACEMENTS: Final = tuple(
+    tuple(2 * s + c for s in sq for c in (0, 1)) for sq in _HIGH_SQUARES
+)
+
+
+def squares_of(mask: int) -> tuple[int, ...]:
+    """The squares set in a 16-bit mask, ascending.
+
+    >>> squares_of(0b1000_0000_0000_0101)
+    (0, 2, 15)
+    """
+    return _LOW_SQUARES[mask & 0xFF] + _HIGH_SQUARES[mask >> 8]
+
+
+def _placements(empty: int) -> tuple[int, ...]:
+    """``place * 2 + colour`` for every empty square and colour, ascending."""
+    return _LOW_PLACEMENTS[empty & 0xFF] + _HIGH_PLACEMENTS[empty >> 8]
+
+
+class RubiksFlip(Game):
+    """Rubik's Flip on a 4x4 board, 8 tiles each.
+
+    >>> RubiksFlip({"flip": "flap"}).options
+    {'flip': 'flap', 'lock': 'king', 'both': 'mover'}
+    >>> RubiksFlip({"lock": "rook"})
+    Traceback (most recent call last):
+    ...
+    flipgames.core.errors.OptionError: bad value 'rook' for option 'lock': allowed king | orthogonal
+    """
+
+    name = "rubiks-flip"
+    title = "Rubik's Flip"
+    player_names = ("Red/Blue", "Yellow/White")
+    option_spec = (
+        Option(
+            "flip",
+            "inplace",
+            choices=("inplace", "flap"),
+            help="inplace: the flipped tile turns over where it stands (seed); flap: it is "
+            "turned over onto an orthogonally adjacent empty square (printed editions)",
+        ),
+        Option(
+            "lock",
+            "king",
+            choices=("king", "orthogonal"),
+            help="which neighbours (inside the board) must all be occupied to lock a tile: "
+            "king = orthogonal and diagonal (seed), orthogonal = the four orthogonal ones",
+        ),
+        Option(
+            "both",
+            "mover",
+            choices=("mover", "opponent"),
+            help="who wins when, after a placement, both players have a locked row: mover = "
+            "the player who just placed, opponent = the other player",
+        ),
+    )
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        self.flap: bool = self.options["flip"] == "flap"
+        self.spread: Callable[[int], int] = (
+            spread_king if self.options["lock"] == "king" else spread_orthogonal
+        )
+        self.mover_first: bool = self.options["both"] == "mover"
+
+    def new_initial_state(self) -> RubiksFlipState:
+        return RubiksFlipState(self)
+
+    def rules_summary(self) -> str:
+        lines = [
+            f"{self.title} (options: "
+            + ", ".join(f"{k}={v}" for k, v in self.options.items())
+            + ")",
+            "",
+            "Board 4x4 (files a-d, ranks 1-4), empty at the start. The first player has 8",
+            "red/blue tiles (R, B), the second 8 yellow/white tiles (Y, W); who starts is a coin",
+            "toss in play. A turn is one action: an optional flip, then a placement.",
+            "- Turn 1: place only. Later turns: flip, then place.",
+            "- Place (mandatory): one of your tiles on any empty square, either colour up.",
+            "- Flip: turn over one unlocked opponent tile on the board (its colour changes).",
+            "  Mandatory when some opponent tile can be flipped; skipped otherwise. You may flip",
+            "  any such tile, not only the last one placed.",
+            "- Locked: every square adjacent to the tile, inside the board, is occupied (edge and",
+            "  corner tiles have fewer neighbours, so they lock sooner). Locked tiles cannot be",
+            "  flipped by either player.",
+            "- Row: 3 consecutive squares in a row, column or diagonal (24 on the board).",
+            "- Win, checked after each placement: if the mover has 3 of their own tiles showing",
+            "  one colour (all R or all B; all Y or all W) in a row whose 3 tiles are all locked,",
+            "  the mover wins; otherwise, if the opponent has one (a placement can lock it), the",
+            "  opponent wins. Option both decides when both have one.",
+            "- Draw: all 16 tiles placed (8 turns each) with no winning row.",
+            "",
+            "Options (default first):",
+        ]
+        for option in self.option_spec:
+            lines.append(f"- {option.name} = {option.allowed()} (now {self.options[option.name]})")
+            lines += textwrap.wrap(
+                option.help, width=86, initial_indent="    ", subsequent_indent="    "
+            )
+        lines += [
+            "",
+            "Decisions where the rules are silent:",
+            "- flip=flap: a tile with no orthogonally adjacent empty square cannot be flapped;",
+            "  the flip is mandatory only if some opponent tile can be flapped. The square a",
+            "  flapped tile leaves is empty, so the same turn may place a tile there.",
+            "- The win is checked once per turn, after the placement (a turn is one action).",
+            "- A row of four of one colour contains a row of three: it wins if three of its",
+            "  consecutive tiles are locked.",
+            "",
+            "Notation: [flip/]SQUARE+COLOUR, e.g. c3R (no flip possible), b2/c3W;",
+            "with flip=flap the flip names where the tile lands: b2-b3/c3W.",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+class RubiksFlipState(State):
+    """A Rubik's Flip position: both players' tiles, the faces shown, and any winner."""
+
+    __slots__ = ("_faces", "_player", "_rules", "_tiles", "_win_line", "_winner")
+
+    def __init__(
+        self,
+        game: RubiksFlip,
+        tiles: tuple[int, int] = (0, 0),
+        faces: int = 0,
+        winner: int = NO_WINNER,
+        win_line: int = 0,
+        parent: RubiksFlipState | None = None,
+        action: int | None = None,
+    ) -> None:
+        super().__init__(game, parent, action)
+        self._rules = game
+        self._tiles = tiles
+        self._faces = faces
+        self._winner = winner
+        self._win_line = win_line
+        occupied = tiles[0] | tiles[1]
+        over = winner != NO_WINNER or occupied == FULL
+        self._player: int = TERMINAL if over else occupied.bit_count() & 1
+
+    # --- reading the position ---------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    @property
+    def to_move(self) -> int:
+        """The player whose turn it is, or would be if the game were not over."""
+        return (self._tiles[0] | self._tiles[1]).bit_count() & 1
+
+    @property
+    def winner(self) -> int | None:
+        """The winning player, or None (game in progress or drawn)."""
+        return None if self._winner == NO_WINNER else self._winner
+
+    @property
+    def winning_squares(self) -> tuple[str, ...]:
+        """The squares of the winning row (empty unless someone has won)."""
+        return tuple(SQUARE_NAMES[s] for s in squares_of(self._win_line))
+
+    def owner(self, square: str | int) -> int | None:
+        """The player whose tile stands on ``square`` (name or index), or None if empty."""
+        bit = 1 << _index(square)
+        return 0 if self._tiles[0] & bit else 1 if self._tiles[1] & bit else None
+
+    def tile(self, square: str | int) -> str | None:
+        """The colour letter showing on ``square`` (``R``, ``B``, ``Y`` or ``W``), or None."""
+        player = self.owner(square)
+        if player is None:
+            return None
+        return COLOUR_LETTERS[player][self._faces >> _index(square) & 1]
+
+    def locked_mask(self) -> int:
+        """The squares holding a locked tile, as a 16-bit mask."""
+        occupied = self._tiles[0] | self._tiles[1]
+        return occupied & ~self._rules.spread(FULL ^ occupied)
+
+    def is_locked(self, square: str | int) -> bool:
+        """True when ``square`` holds a tile whose neighbours are all occupied."""
+        return bool(self.locked_mask() >> _index(square) & 1)
+
+    def in_hand(self, player: int) -> int:
+        """How many tiles ``player`` has still to place."""
+        return TILES_PER_PLAYER - self._tiles[player].bit_count()
+
+    def flip_choices(self) -> tuple[str, ...]:
+        """The flips open to the side to move, in notation (``b2`` or ``b2-b3``); () if none."""
+        if self._player == TERMINAL:
+            return ()
+        return tuple(self._flip_text(part) for part in self._flip_parts())
+
+    def status(self) -> str:
+        """One line saying whose turn it is and what they must do, or how the game ended."""
+        names = self._rules.player_names
+        if self._winner != NO_WINNER:
+            row = " ".join(self.winning_squares)
+            letter = self.tile(self.winning_squares[0])
+            return f"{names[self._winner]} wins: locked row {row} showing {letter}"
+        if self._player == TERMINAL:
+            return "Draw: all 16 tiles placed with no locked row of one colour"
+        me = self._player
+        letters = "/".join(COLOUR_LETTERS[me])
+        choices = self.flip_choices()
+        if choices:
+            verb = "flap" if self._rules.flap else "flip"
+            what = f"{verb} one of {', '.join(choices)}, then place"
+        else:
+            what = "no flip possible, place"
+        return f"{names[me]} to move: {what} a tile ({letters})"
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _flip_parts(self) -> list[int]:
+        """The flip parts (see notation) open to the side to move; [] when none is possible."""
+        me = self._player
+        opponent = self._tiles[1 - me]
+        empty = FULL ^ self._tiles[0] ^ self._tiles[1]
+        if not self._rules.flap:
+            unlocked = opponent & self._rules.spread(empty)
+            return [inplace_part(s) for s in squares_of(unlocked)]
+        # An orthogonal empty neighbour also makes the tile unlocked under either lock rule,
+        # so "can be flapped" needs no separate lock test.
+        return [
+            1 + 4 * source + direction
+            for source in squares_of(opponent)
+            for direction, target in enumerate(FLAP_TARGET[source])
+            if target >= 0 and empty >> target & 1
+        ]
+
+    def _legal_actions(self) -> tuple[int, ...]:
+        if self._player == TERMINAL:
+            return ()
+        empty = FULL ^ self._tiles[0] ^ self._tiles[1]
+        parts = self._flip_parts()
+        if not parts:
+            return _placements(empty)
+        if not self._rules.flap:
+            placements = _placements(empty)
+            return tuple(part * PLACEMENTS + p for part in parts for p in placements)
+        actions: list[int] = []
+        for part in parts:
+            source, direction = divmod(part - 1, 4)
+            after = empty ^ (1 << source) ^ (1 << FLAP_TARGET[source][direction])
+            actions.extend(part * PLACEMENTS + p for p in _placements(after))
+        return tuple(actions)
+
+    def _apply(self, action: int) -> RubiksFlipState:
+        part, rest = divmod(action, PLACEMENTS)
+        me = self._player
+        tiles = [self._tiles[0], self._tiles[1]]
+        faces = self._faces
+        flip = decode_flip(part, self._rules.flap)
+        if flip is not None:
+            source, target = flip
+            source_bit = 1 << source
+            # Turning a tile over shows its other face, wherever it lands (target == source
+            # for an in-place flip); the left square's face bit is cleared to keep keys canonical.
+            showed_second = faces & source_bit
+            faces &= ~source_bit
+            if not showed_second:
+                faces |= 1 << target
+            tiles[1 - me] = (tiles[1 - me] & ~source_bit) | (1 << target)
+        tiles[me] |= 1 << (rest >> 1)
+        faces |= (rest & 1) << (rest >> 1)
+        winner, line = self._judge(tiles[0], tiles[1], faces, me)
+        return RubiksFlipState(
+            self._rules, (tiles[0], tiles[1]), faces, winner, line, parent=self, action=action
+        )
+
+    def _judge(self, first: int, second: int, faces: int, mover: int) -> tuple[int, int]:
+        """(winner, winning row) after ``mover``'s placement; (NO_WINNER, 0) if none."""
+        occupied = first | second
+        locked = occupied & ~self._rules.spread(FULL ^ occupied)
+        if locked.bit_count() < 3:
+            return NO_WINNER, 0
+        rows = [0, 0]
+        for line in LINES:
+            if locked & line != line:
+                continue
+            shown = faces & line
+            if shown and shown != line:
+                continue
+            if first & line == line:
+                rows[0] = rows[0] or line
+            elif second & line == line:
+                rows[1] = rows[1] or line
+        order = (mover, 1 - mover) if self._rules.mover_first else (1 - mover, mover)
+        for player in order:
+            if rows[player]:
+                return player, rows[player]
+        return NO_WINNER, 0
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        return format_action(action, self.to_move, self._rules.flap)
+
+    def _flip_text(self, part: int) -> str:
+        source, target = decode_flip(part, self._rules.flap) or (0, 0)
+        if self._rules.flap:
+            return f"{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}"
+        return SQUARE_NAMES[source]
+
+    def parse_action(self, text: str) -> int:
+        turn = parse_turn(text, self._rules.flap)
+        if self._player == TERMINAL:
+            raise IllegalActionError(f"{text!r}: the game is over ({self.status()})")
+        me = self._player
+        owner, face = LETTER_OWNER[turn.letter]
+        if owner != me:
+            names = self._rules.player_names
+            raise IllegalActionError(
+                f"{text!r}: {turn.letter} is a colour of {names[owner]}'s tiles; "
+                f"{names[me]} places {' or '.join(COLOUR_LETTERS[me])}"
+            )
+        if turn.flip is None:
+            part: int | None = NO_FLIP
+        elif self._rules.flap:
+            part = flap_part(*turn.flip)
+        else:
+            part = inplace_part(turn.flip[0])
+        if part is not None:
+            action = encode(part, turn.place, face)
+            if action in self.legal_actions():
+                return action
+        legal = " ".join(self.action_to_string(a) for a in self.legal_actions())
+        raise IllegalActionError(
+            f"{text!r} is not legal: {self._why_illegal(turn.flip, turn.place)}; legal: {legal}"
+        )
+
+    def _why_illegal(self, flip: tuple[int, int] | None, place: int) -> str:
+        """Say why a well-formed turn by the side to move, in its own colours, is illegal."""
+        me = self._player
+        empty = FULL ^ self._tiles[0] ^ self._tiles[1]
+        choices = self.flip_choices()
+        if flip is None and choices:
+            return f"a flip is mandatory: first flip one of {', '.join(choices)}"
+        if flip is not None:
+            source, target = flip
+            name = SQUARE_NAMES[source]
+            if not choices:
+                return "no flip is possible (no opponent tile can be flipped); place only"
+            if self._tiles[me] >> source & 1:
+                return f"{name} holds your own tile; flip one of {', '.join(choices)}"
+            if empty >> source & 1:
+                return f"{name} is empty; flip one of {', '.join(choices)}"
+            if not self._rules.flap:
+                return f"{name} is locked (every square around it is occupied)"
+            if target not in FLAP_TARGET[source]:
+                return f"{SQUARE_NAMES[target]} is not orthogonally next to {name}"
+            if not empty >> target & 1:
+                return f"{SQUARE_NAMES[target]} is occupied; a flap needs an empty square"
+            if place == target:
+                return f"{SQUARE_NAMES[place]} is where the flapped tile lands"
+        # Everything else is legal, so the placement square must be the problem.
+        return f"{SQUARE_NAMES[place]} is occupied"
+
+    # --- outcome and views ------------------------------------------------------------------
+
+    def returns(self) -> tuple[int, ...]:
+        if self._winner == NO_WINNER:
+            return (0, 0)
+        return (1, -1) if self._winner == 0 else (-1, 1)
+
+    def key(self) -> tuple[int, int, int]:
+        # The side to move follows from the tile count and the winner from the position and
+        # the last mover, so the three boards are the whole position.
+        return (self._tiles[0], self._tiles[1], self._faces)
+
+    def observation(self, player: int | None) -> JSON:
+        """Everything is public in Rubik's Flip, so every viewer sees the same board.
+
+        >>> from flipgames import make
+        >>> state = make("rubiks-flip").new_initial_state()
+        >>> obs = state.apply(state.parse_action("a1B")).observation(1)
+        >>> obs["squares"]["a1"], obs["to_move"], obs["flip_choices"], obs["my_colours"]
+        ({'owner': 0, 'colour': 'B', 'locked': False}, 1, ['a1'], ['Y', 'W'])
+        """
+        locked = self.locked_mask()
+        squares: dict[str, JSON | None] = {}
+        for index, name in enumerate(SQUARE_NAMES):
+            owner = self.owner(index)
+            squares[name] = (
+                None
+                if owner is None
+                else {
+                    "owner": owner,
+                    "colour": self.tile(index),
+                    "locked": bool(locked >> index & 1),
+                }
+            )
+        over = self._player == TERMINAL
+        observation: JSON = {
+            "game": self._rules.name,
+            "options": dict(self._rules.options),
+            "viewer": player,
+            "squares": squares,
+            "to_move": None if over else self._player,
+            "flip_choices": list(self.flip_choices()),
+            "tiles_in_hand": [self.in_hand(0), self.in_hand(1)],
+            "colours": [list(COLOUR_LETTERS[0]), list(COLOUR_LETTERS[1])],
+            "status": self.status(),
+            "result": self.result(),
+            "winner": self.winner,
+            "winning_squares": list(self.winning_squares),
+        }
+        if player is not None:
+            observation["my_colours"] = list(COLOUR_LETTERS[player])
+            observation["their_colours"] = list(COLOUR_LETTERS[1 - player])
+        return observation
+
+    def render(self) -> str:
+        return render_state(self)
+
+
+def _index(square: str | int) -> int:
+    return parse_square(square) if isinstance(square, str) else square
