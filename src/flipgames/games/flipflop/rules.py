@@ -1,0 +1,531 @@
+"""FlipFlop (5x5) and FlipFlop 3x3: the games, the state and the move generator.
+
+One implementation serves both sizes; see ``docs/games/flipflop.md`` for the rules as played.
+
+Squares are numbered rank-major from ``a1 = 0`` (5x5: ``b1 = 1``, ``a2 = 5``, ``e5 = 24``).
+An action id is ``origin * N*N + target`` for an N x N board: on 5x5 ``a1-a2`` is ``5`` and
+``b1xb5`` is ``1 * 25 + 21 = 46``; ids run from 0 to N**4 - 1, and ids with origin == target
+are never legal. Legal ids come out ascending because the generator walks origins in
+ascending order and each table entry lists its targets ascending.
+
+A position is three bitboards (bit ``sq`` set: a White piece, a Black piece, a piece showing
+its ``x``/bishop face) and the side to move. Moves come from tables built once per board size:
+for each square and face, the ray mask, and for every occupancy of that mask (plus which of its
+goal squares hold a capturable enemy) the action ids the piece has. Generating the moves of a
+piece is one mask and one dictionary lookup.
+
+>>> from flipgames import make
+>>> state = make("flipflop-3x3").new_initial_state()
+>>> state = state.apply(state.parse_action("b1xb3"))
+>>> state.in_check, [state.action_to_string(a) for a in state.legal_actions()]
+(True, ['a3xb3', 'c3xb3'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar, Final, cast
+
+from flipgames.core.errors import IllegalActionError
+from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.games.flipflop.notation import (
+    BISHOP,
+    FACE_LETTERS,
+    FACE_NAMES,
+    ROOK,
+    format_long,
+    format_move,
+    parse_move,
+    square_name,
+)
+from flipgames.games.flipflop.render import draw_board
+
+WHITE: Final = 0
+BLACK: Final = 1
+COLOUR_NAMES: Final = ("White", "Black")
+
+_ORTHOGONAL: Final = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAGONAL: Final = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+# Repetition filter: every state carries a bit set of the positions (hashed into this many
+# buckets) seen since the last capture, so the ancestors are walked only when the bucket of
+# the new position is already marked. A prime spreads the packed keys evenly.
+_BUCKETS: Final = 1021
+
+# A move table: the mask to apply to the occupancy key, and the action ids per masked key.
+MoveTable = tuple[int, dict[int, tuple[int, ...]]]
+
+
+def _subsets(mask: int) -> Iterator[int]:
+    """Every subset of the bits of ``mask`` (the carry-rippler trick), 0 first."""
+    subset = 0
+    while True:
+        yield subset
+        subset = (subset - mask) & mask
+        if not subset:
+            return
+
+
+def _rays(size: int, square: int, directions: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    """The squares along each direction from ``square`` to the edge, nearest first."""
+    rays = []
+    for df, dr in directions:
+        ray = []
+        file, rank = square % size + df, square // size + dr
+        while 0 <= file < size and 0 <= rank < size:
+            ray.append(rank * size + file)
+            file, rank = file + df, rank + dr
+        rays.append(ray)
+    return rays
+
+
+def _move_table(size: int, square: int, face: int, goals: int) -> MoveTable:
+    """Action ids of a piece on ``square`` showing ``face``, for every occupancy of its rays.
+
+    The key is ``occupied | capturable << N*N`` restricted to the rays, where ``capturable``
+    are the enemy pieces standing on a goal square: the only pieces that can be taken.
+    """
+    area = size * size
+    rays = _rays(size, square, _DIAGONAL if face == BISHOP else _ORTHOGONAL)
+    mask = sum(1 << s for ray in rays for s in ray)
+    table: dict[int, tuple[int, ...]] = {}
+    for occupied in _subsets(mask):
+        for capturable in _subsets(occupied & goals):
+            targets = []
+            for ray in rays:
+                for s in ray:
+                    if occupied >> s & 1:
+                        if capturable >> s & 1:
+                            targets.append(s)
+                        break  # no leaping
+                    targets.append(s)
+            table[occupied | capturable << area] = tuple(square * area + t for t in sorted(targets))
+    return mask | mask << area, table
+
+
+class Board:
+    """What never changes for one board size: goals, starting position and move tables."""
+
+    __slots__ = ("area", "goal", "goals", "size", "start", "tables")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.area = area = size * size
+        middle = size // 2
+        #: Goal square per colour: White's on rank 1, Black's on the last rank.
+        self.goal = (middle, area - size + middle)
+        self.goals = (1 << self.goal[WHITE]) | (1 << self.goal[BLACK])
+        #: Starting bitboards per colour: full first and last ranks.
+        self.start = ((1 << size) - 1, ((1 << size) - 1) << (area - size))
+        #: Move tables indexed by face, then keyed by the single bit of the square.
+        self.tables: tuple[dict[int, MoveTable], ...] = tuple(
+            {1 << sq: _move_table(size, sq, face, self.goals) for sq in range(area)}
+            for face in (ROOK, BISHOP)
+        )
+
+
+BOARDS: Final = {5: Board(5), 3: Board(3)}
+
+
+class FlipFlop(Game):
+    """FlipFlop on 5x5, Masahiro Nakajima's two-faced rook/bishop game (2009)."""
+
+    name = "flipflop"
+    title = "FlipFlop"
+    player_names = COLOUR_NAMES
+    repetition_draws = True
+    size: ClassVar[int] = 5
+
+    @property
+    def board(self) -> Board:
+        """The board geometry and move tables of this size."""
+        return BOARDS[self.size]
+
+    def new_initial_state(self) -> FlipFlopState:
+        """White to move, both sides on their home rank, every piece ``+`` up.
+
+        >>> print(FlipFlop().new_initial_state().render().splitlines()[2])
+        5 │ ●+ │ ●+ │[●+]│ ●+ │ ●+ │ 5
+        """
+        board = self.board
+        white, black = board.start
+        key = white | black << board.area
+        return FlipFlopState(self, board, white, black, 0, WHITE, key, 0, 1 << key % _BUCKETS, 1)
+
+    def rules_summary(self) -> str:
+        """The rules as flipgames plays them (rulebook, rulings, options)."""
+        return rules_text(self.board)
+
+
+class FlipFlop3x3(FlipFlop):
+    """FlipFlop on 3x3 with three pieces a side, the designer's small variant."""
+
+    name = "flipflop-3x3"
+    title = "FlipFlop 3x3"
+    size = 3
+
+
+class FlipFlopState(State):
+    """A FlipFlop position with its history.
+
+    ``key()`` is one int: ``white | black << A | bishops << 2A | side << 3A`` for ``A = N*N``.
+    """
+
+    __slots__ = (
+        "_black",
+        "_bishops",
+        "_board",
+        "_key",
+        "_occurrences",
+        "_quiet",
+        "_seen",
+        "_side",
+        "_white",
+    )
+
+    def __init__(
+        self,
+        game: Game,
+        board: Board,
+        white: int,
+        black: int,
+        bishops: int,
+        side: int,
+        key: int,
+        quiet: int,
+        seen: int,
+        occurrences: int,
+        parent: FlipFlopState | None = None,
+        action: int | None = None,
+    ) -> None:
+        super().__init__(game, parent, action)
+        self._board = board
+        self._white = white
+        self._black = black
+        self._bishops = bishops
+        self._side = side
+        self._key = key
+        #: Plies since the last capture: no earlier position can ever come back.
+        self._quiet = quiet
+        #: Buckets of the positions since the last capture (see ``_BUCKETS``).
+        self._seen = seen
+        #: How many times this position has occurred since the last capture, itself included.
+        self._occurrences = occurrences
+
+    # --- rules ------------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self._side if self.legal_actions() else TERMINAL
+
+    @property
+    def in_check(self) -> bool:
+        """True when an enemy piece stands on the goal of the side to move."""
+        enemy = self._black if self._side == WHITE else self._white
+        return bool(enemy >> self._board.goal[self._side] & 1)
+
+    @property
+    def occurrences(self) -> int:
+        """How many times this position (pieces, faces, side to move) has occurred."""
+        return self._occurrences
+
+    def _moves(self) -> tuple[int, ...]:
+        """Legal actions ignoring repetition: empty for checkmate or no legal move."""
+        board = self._board
+        if self._side == WHITE:
+            mine, enemy = self._white, self._black
+        else:
+            mine, enemy = self._black, self._white
+        occupancy_key = self._white | self._black | (enemy & board.goals) << board.area
+        rook, bishop = board.tables
+        bishops = self._bishops
+        moves: tuple[int, ...] = ()
+        while mine:
+            bit = mine & -mine
+            mask, table = (bishop if bishops & bit else rook)[bit]
+            moves += table[occupancy_key & mask]
+            mine ^= bit
+        goal = board.goal[self._side]
+        if enemy >> goal & 1:
+            # In check: only captures of the piece on our goal.
+            area = board.area
+            return tuple(a for a in moves if a % area == goal)
+        return moves
+
+    def _legal_actions(self) -> tuple[int, ...]:
+        if self._occurrences >= 3:
+            return ()
+        return self._moves()
+
+    def perft_actions(self) -> tuple[int, ...]:
+        """Legal actions as if the third repetition did not end the game."""
+        if self._occurrences >= 3:
+            return self._moves()
+        return self.legal_actions()
+
+    def _apply(self, action: int) -> FlipFlopState:
+        board = self._board
+        area = board.area
+        origin, target = divmod(action, area)
+        origin_bit, target_bit = 1 << origin, 1 << target
+        moved = origin_bit | target_bit
+        white, black = self._white, self._black
+        if self._side == WHITE:
+            captured = black & target_bit
+            white ^= moved
+            black ^= captured
+        else:
+            captured = white & target_bit
+            black ^= moved
+            white ^= captured
+        # The moved piece lands showing its other face; a captured piece's face goes with it.
+        bishops = self._bishops & ~moved | (0 if self._bishops & origin_bit else target_bit)
+        side = 1 - self._side
+        key = white | black << area | bishops << 2 * area | side << 3 * area
+        bucket = 1 << key % _BUCKETS
+        if captured:
+            # A capture is irreversible: no earlier position can occur again.
+            quiet, seen, occurrences = 0, bucket, 1
+        else:
+            quiet, seen = self._quiet + 1, self._seen | bucket
+            occurrences = 1 + self._count_back(key, quiet) if self._seen & bucket else 1
+        return FlipFlopState(
+            self.game,
+            board,
+            white,
+            black,
+            bishops,
+            side,
+            key,
+            quiet,
+            seen,
+            occurrences,
+            self,
+            action,
+        )
+
+    def _count_back(self, key: int, quiet: int) -> int:
+        """Occurrences of ``key`` among the positions ``quiet`` plies back from a child.
+
+        Only every second ancestor can match: the side to move is part of the key.
+        """
+        count = 0
+        node = self._parent
+        for _ in range(quiet // 2):
+            ancestor = cast(FlipFlopState, node)
+            count += ancestor._key == key
+            grandparent = ancestor._parent
+            node = grandparent._parent if grandparent is not None else None
+        return count
+
+    def returns(self) -> tuple[int, ...]:
+        if self.legal_actions() or self._occurrences >= 3:
+            return (0, 0)
+        # No legal move (checkmate, blocked, or no pieces left): the side to move loses.
+        return (-1, 1) if self._side == WHITE else (1, -1)
+
+    def key(self) -> int:
+        return self._key
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def _owner(self, square: int) -> int | None:
+        if self._white >> square & 1:
+            return WHITE
+        if self._black >> square & 1:
+            return BLACK
+        return None
+
+    def _face(self, square: int) -> int:
+        return BISHOP if self._bishops >> square & 1 else ROOK
+
+    def action_to_string(self, action: int) -> str:
+        """``from-to``, or ``fromxto`` when an enemy piece stands on the target."""
+        origin, target = self._squares_of(action)
+        owner = self._owner(origin)
+        capture = owner is not None and self._owner(target) == 1 - owner
+        return format_move(origin, target, capture, self._board.size)
+
+    def action_to_long(self, action: int) -> str:
+        """The designer's long form, e.g. ``Rb1xb3=B``.
+
+        >>> from flipgames import make
+        >>> state = make("flipflop-3x3").new_initial_state()
+        >>> state.action_to_long(state.parse_action("b1xb3"))
+        'Rb1xb3=B'
+        """
+        origin, target = self._squares_of(action)
+        short = self.action_to_string(action)
+        return format_long(origin, target, "x" in short, self._face(origin), self._board.size)
+
+    def _squares_of(self, action: int) -> tuple[int, int]:
+        area = self._board.area
+        if not 0 <= action < area * area:
+            raise IllegalActionError(f"action id {action} is outside 0..{area * area - 1}")
+        return divmod(action, area)
+
+    def parse_action(self, text: str) -> int:
+        """Parse ``a1-a2``, ``b1xb3`` or the long form ``Rb1xb3=B`` into a legal action id.
+
+        The separator and the faces must fit the position: writing ``-`` for a capture (or
+        ``x`` for a plain move) is an :class:`IllegalActionError` that shows the right form.
+
+        >>> from flipgames import make
+        >>> state = make("flipflop-3x3").new_initial_state()
+        >>> state.parse_action("b1-b3")
+        Traceback (most recent call last):
+        ...
+        flipgames.core.errors.IllegalActionError: 'b1-b3' is a capture here: write b1xb3
+        """
+        size = self._board.size
+        move = parse_move(text, size)
+        action = move.origin * self._board.area + move.target
+        if action not in self.legal_actions():
+            legal = " ".join(self.action_to_string(a) for a in self.legal_actions())
+            raise IllegalActionError(
+                f"{text!r} is not legal: {self._why_illegal(move.origin, move.target)}"
+                + (f"; legal: {legal}" if legal else "")
+            )
+        canonical = self.action_to_string(action)
+        if move.capture != ("x" in canonical):
+            kind = "a capture" if "x" in canonical else "not a capture"
+            raise IllegalActionError(f"{text!r} is {kind} here: write {canonical}")
+        face = self._face(move.origin)
+        if move.face_before is not None and move.face_before != face:
+            raise IllegalActionError(
+                f"{text!r}: the piece on {square_name(move.origin, size)} shows its "
+                f"{FACE_LETTERS[face]} ({FACE_NAMES[face]}) face: write "
+                + self.action_to_long(action)
+            )
+        if move.face_after is not None and move.face_after == face:
+            raise IllegalActionError(
+                f"{text!r}: the moved piece flips to {FACE_LETTERS[1 - face]}: write "
+                + self.action_to_long(action)
+            )
+        return action
+
+    def _why_illegal(self, origin: int, target: int) -> str:
+        """Why moving ``origin`` to ``target`` is not legal here, in words."""
+        board, side = self._board, self._side
+        size, name = board.size, COLOUR_NAMES[side]
+        if self.is_terminal():
+            return f"the game is over ({self.result()})"
+        if self._owner(origin) != side:
+            return f"{name} has no piece on {square_name(origin, size)}"
+        goal = board.goal[side]
+        if self.in_check and target != goal:
+            return f"{name} is in check and must capture the piece on {square_name(goal, size)}"
+        occupant = self._owner(target)
+        if occupant == side:
+            return f"{square_name(target, size)} holds {name}'s own piece"
+        if occupant is not None and not board.goals >> target & 1:
+            return (
+                f"pieces can be captured only on a goal, and {square_name(target, size)} is not one"
+            )
+        face = self._face(origin)
+        df, dr = target % size - origin % size, target // size - origin // size
+        on_line = (df == 0 or dr == 0) if face == ROOK else abs(df) == abs(dr)
+        if origin == target or not on_line:
+            return (
+                f"the piece on {square_name(origin, size)} shows "
+                f"{'+ and moves like a rook' if face == ROOK else 'x and moves like a bishop'}"
+            )
+        return "the way is blocked: pieces cannot leap"
+
+    # --- views ------------------------------------------------------------------------------
+
+    def _pieces(self) -> dict[int, tuple[int, int]]:
+        return {
+            sq: (owner, self._face(sq))
+            for sq in range(self._board.area)
+            if (owner := self._owner(sq)) is not None
+        }
+
+    def status(self) -> str:
+        """The state of play in words: whose turn and check, or how the game ended."""
+        size, side = self._board.size, self._side
+        name, goal = COLOUR_NAMES[side], square_name(self._board.goal[side], size)
+        if not self.legal_actions():
+            if self._occurrences >= 3:
+                return "Draw: the same position occurred for the third time"
+            winner = COLOUR_NAMES[1 - side]
+            mine = self._white if side == WHITE else self._black
+            if not mine:
+                return f"{winner} wins: {name} has no pieces left"
+            if self.in_check:
+                return f"{winner} wins: {name} is checkmated (cannot capture on {goal})"
+            return f"{winner} wins: {name} has no legal move"
+        text = f"{name} to move"
+        if self.in_check:
+            text += f", in check: capture the piece on {goal}"
+        if self._occurrences == 2:
+            text += " (this position has occurred twice: a third time draws)"
+        return text
+
+    def observation(self, player: int | None) -> JSON:
+        """Everything is public in FlipFlop: the board, goals, turn, check, repetitions.
+
+        >>> from flipgames import make
+        >>> obs = make("flipflop-3x3").new_initial_state().observation(1)
+        >>> obs["viewer"], obs["to_move"], obs["goals"]
+        ('Black', 'White', {'White': 'b1', 'Black': 'b3'})
+        >>> obs["pieces"]["b3"]
+        {'owner': 'Black', 'face': 'rook', 'mine': True}
+        """
+        size = self._board.size
+        pieces = {
+            square_name(sq, size): {
+                "owner": COLOUR_NAMES[owner],
+                "face": FACE_NAMES[face],
+                **({} if player is None else {"mine": owner == player}),
+            }
+            for sq, (owner, face) in self._pieces().items()
+        }
+        terminal = self.is_terminal()
+        return {
+            "game": self.game.name,
+            "size": size,
+            "viewer": "spectator" if player is None else COLOUR_NAMES[player],
+            "to_move": None if terminal else COLOUR_NAMES[self._side],
+            "pieces": pieces,
+            "goals": {COLOUR_NAMES[c]: square_name(self._board.goal[c], size) for c in (0, 1)},
+            "in_check": self.in_check and not terminal,
+            "occurrences": self._occurrences,
+            "legal_actions": [self.action_to_string(a) for a in self.legal_actions()],
+            "status": self.status(),
+            "result": self.result(),
+        }
+
+    def render(self) -> str:
+        board = self._board
+        return draw_board(board.size, self._pieces(), board.goal, [self.status()])
+
+
+def rules_text(board: Board) -> str:
+    """The rules as played on ``board``: rulebook clauses, rulings and options."""
+    size = board.size
+    white_goal, black_goal = (square_name(g, size) for g in board.goal)
+    last = square_name(board.area - 1, size)
+    pieces = size
+    return f"""\
+FlipFlop {size}x{size} (Masahiro Nakajima, 2009)
+
+Setup: {size}x{size} board. White has {pieces} pieces on rank 1, Black {pieces} on rank {size},
+all with the + (rook) face up. {white_goal} is White's goal and {black_goal} is Black's; each
+side's centre piece starts on its own goal. White moves first; no passing.
+
+Moving: a piece showing + slides like a chess rook, a piece showing x like a chess bishop, any
+distance, never leaping over a piece. After moving, the piece is flipped to its other face.
+A piece ends on an empty square, or on an enemy piece that stands on either goal square,
+which it captures. No other captures. Moving onto your own goal is allowed.
+
+Check: your piece on the opponent's goal puts the opponent in check. In check, the only legal
+moves are captures of that piece; with none, the side in check is checkmated and loses.
+
+End: a side with no legal move loses (checkmate, or blocked, or no pieces left). The same
+position (pieces, faces, side to move) occurring for the third time is a draw.
+
+Notation: a1-a2 (move), {white_goal}x{black_goal} (capture), squares a1..{last}; the designer's
+long form R{white_goal}x{black_goal}=B (face before: R = +, B = x; = the face after) is accepted.
+
+Options: none."""
