@@ -10,7 +10,7 @@ spinners, and a status line.
 Flipsiders: Checkered Flag · track 'short', 16 spaces · 1 lap, goal 16
 <BLANKLINE>
   space    0   1   2   3   4   5   6   7   8   9  10  11
-   kind    #   ·   ·   ·   =   =   X   X   ·   ·   ·   ·
+   kind    #   ·   ·   ·   =   =   X   X   ·   ·   ·   X
    cars   ▲●
 <BLANKLINE>
   space   12  13  14  15
