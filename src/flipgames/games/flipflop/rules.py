@@ -412,6 +412,8 @@ class FlipFlopState(State):
             return f"the game is over ({self.result()})"
         if self._owner(origin) != side:
             return f"{name} has no piece on {square_name(origin, size)}"
+        if origin == target:
+            return "a piece must move to another square"
         goal = board.goal[side]
         if self.in_check and target != goal:
             return f"{name} is in check and must capture the piece on {square_name(goal, size)}"
@@ -425,7 +427,7 @@ class FlipFlopState(State):
         face = self._face(origin)
         df, dr = target % size - origin % size, target // size - origin // size
         on_line = (df == 0 or dr == 0) if face == ROOK else abs(df) == abs(dr)
-        if origin == target or not on_line:
+        if not on_line:
             return (
                 f"the piece on {square_name(origin, size)} shows "
                 f"{'+ and moves like a rook' if face == ROOK else 'x and moves like a bishop'}"
