@@ -1,0 +1,622 @@
+"""Flip Switch: flip face-down tiles and switch neighbours to line up three of a shape.
+
+The rules are in ``seeds/flip-switch.txt`` and RULINGS.md; :meth:`FlipSwitch.rules_summary`
+states them as played here, and ``docs/games/flip-switch.md`` explains every decision.
+
+Nothing hidden exists in a state: a face-down tile is unknown to everyone, so each flip is a
+player action (which square) followed by a chance node (which shape it shows, with probability
+proportional to the shapes not yet revealed). That is the same distribution as a shuffled grid,
+and there is no shuffled grid anywhere to leak.
+
+Action ids and notation are documented in :mod:`flipgames.games.flip_switch.notation`.
+
+>>> from flipgames import make
+>>> state = make("flip-switch").new_initial_state()
+>>> state = state.apply(state.parse_action("b2"))
+>>> state.is_chance_node(), [(state.action_to_string(a), p) for a, p in state.chance_outcomes()]
+(True, [('heart', Fraction(1, 3)), ('square', Fraction(1, 3)), ('star', Fraction(1, 3))])
+>>> state = state.apply(state.parse_action("heart"))
+>>> state.current_player, state.observation(None)["board"][1]
+(1, [None, 'heart', None])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+from functools import cache
+from typing import ClassVar, Final, cast
+
+from flipgames.core.errors import IllegalActionError, OptionError
+from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
+from flipgames.core.options import Option
+from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, action_layout
+from flipgames.games.flip_switch.render import render_state
+
+#: A tile square holding no revealed shape (face down).
+FACE_DOWN: Final = -1
+#: ``owners[shape]`` for a shape not yet nullified; otherwise the crediting player.
+UNCLAIMED: Final = -1
+#: ``last`` when the previous turn was not a switch (a flip, a pass, or none yet).
+NO_SWITCH: Final = -1
+#: A round result meaning the round was drawn (otherwise the winning player).
+DRAWN: Final = -1
+
+Line = tuple[int, int, int]
+
+_DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))  # (rank step, file step)
+
+
+@cache
+def lines_through(size: int, edges_only: bool) -> tuple[tuple[Line, ...], ...]:
+    """Per square, the scoring lines (three squares in a straight row) that contain it.
+
+    A line is any three consecutive squares of a row, column or diagonal (``lines=all``); with
+    ``lines=edges`` only those on the four edges and the two corner-to-corner diagonals. On
+    3x3 that is 8 and 6 lines.
+
+    >>> [len(set(sum(lines_through(3, e), ()))) for e in (False, True)]
+    [8, 6]
+    >>> lines_through(3, True)[4]  # the centre: only the two diagonals
+    ((0, 4, 8), (2, 4, 6))
+    """
+    last = size - 1
+    found: list[Line] = []
+    for rank in range(size):
+        for file in range(size):
+            for dr, df in _DIRECTIONS:
+                end_rank, end_file = rank + 2 * dr, file + 2 * df
+                if not (0 <= end_rank <= last and 0 <= end_file <= last):
+                    continue
+                cells = [(rank + i * dr, file + i * df) for i in range(3)]
+                if edges_only and not _on_edge_line(cells, dr, df, last):
+                    continue
+                found.append(cast(Line, tuple(r * size + f for r, f in cells)))
+    return tuple(tuple(line for line in found if square in line) for square in range(size * size))
+
+
+def _on_edge_line(cells: list[tuple[int, int]], dr: int, df: int, last: int) -> bool:
+    rank, file = cells[0]
+    if dr == 0:
+        return rank in (0, last)
+    if df == 0:
+        return file in (0, last)
+    if df == 1:
+        return all(r == f for r, f in cells)
+    return all(r + f == last for r, f in cells)
+
+
+class FlipSwitch(Game):
+    """Flip Switch by its designer on Thingiverse, with the flipgames rulings.
+
+    >>> FlipSwitch({"size": 4, "shapes": 4, "copies": 4}).target
+    3
+    >>> FlipSwitch({"size": 4})
+    Traceback (most recent call last):
+    ...
+    flipgames.core.errors.OptionError: options size, shapes and copies do not fit: the \
+4x4 board has 16 squares but shapes x copies = 3 x 3 = 9 tiles; e.g. size=4 shapes=4 copies=4
+    """
+
+    name: ClassVar[str] = "flip-switch"
+    title: ClassVar[str] = "Flip Switch"
+    player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
+    has_chance: ClassVar[bool] = True
+    repetition_draws: ClassVar[bool] = True
+    option_spec: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "lines",
+            "all",
+            choices=("all", "edges"),
+            help="scoring lines: all rows, columns and diagonals, or only the edges and the "
+            "two corner-to-corner diagonals (the rulebook's literal 'entire side').",
+        ),
+        Option(
+            "no_move",
+            "draw",
+            choices=("draw", "pass"),
+            help="a player with no legal action draws the round, or passes.",
+        ),
+        Option("rounds", 1, minimum=1, maximum=99, help="rounds in the match."),
+        Option("size", 3, minimum=3, maximum=6, help="the board is size x size."),
+        Option(
+            "shapes",
+            3,
+            minimum=2,
+            maximum=len(SHAPE_NAMES),
+            help=f"how many shapes ({', '.join(SHAPE_NAMES)}, in that order).",
+        ),
+        Option("copies", 3, minimum=3, maximum=18, help="tiles per shape."),
+    )
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        size = int(self.options["size"])
+        shapes = int(self.options["shapes"])
+        copies = int(self.options["copies"])
+        if size * size != shapes * copies:
+            raise OptionError(
+                "options size, shapes and copies do not fit: the "
+                f"{size}x{size} board has {size * size} squares but shapes x copies = "
+                f"{shapes} x {copies} = {shapes * copies} tiles; e.g. size=4 shapes=4 copies=4"
+            )
+        self.layout: ActionLayout = action_layout(size, shapes)
+        self.copies = copies
+        self.rounds = int(self.options["rounds"])
+        #: Shapes a player needs to win a round: a majority (2 of the standard 3).
+        self.target = shapes // 2 + 1
+        self.passing = self.options["no_move"] == "pass"
+        self.lines = lines_through(size, self.options["lines"] == "edges")
+
+    def new_initial_state(self) -> FlipSwitchState:
+        return FlipSwitchState.round_start(self, results=(), reason="", parent=None, action=None)
+
+    def rules_summary(self) -> str:
+        layout = self.layout
+        names = ", ".join(layout.shapes)
+        size = layout.size
+        options = "\n".join(
+            f"  {o.name}={self.options[o.name]} (default {o.default}; allowed: {o.allowed()}): "
+            f"{o.help}"
+            for o in self.option_spec
+        )
+        return f"""\
+Flip Switch (rulebook: the designer's Thingiverse page; rulings: flipgames RULINGS.md)
+
+Setup: {size * size} tiles, {self.copies} each of {names}, face down on a {size}x{size} grid.
+  Nobody knows a face-down tile: a flip's shape is a chance outcome, each shape with
+  probability proportional to how many of it are still unrevealed (the same as shuffling).
+Turn: either
+  1. flip a face-down tile (notation: its square, e.g. b2), or
+  2. switch two orthogonally adjacent face-up tiles (e.g. a1-a2). A switch may not swap
+     two tiles of the same shape, two nullified shapes (a nullified shape may switch with
+     one that is not), a face-down tile, or the exact switch (same two squares) the opponent
+     made in the immediately preceding turn (your own earlier switches are not restricted).
+Lines: three tiles in a straight row: {self._lines_text()}.
+Scoring: when an action makes a line of three face-up tiles of one shape that is not yet
+  nullified, the player who acted (for a flip, the flipper) is credited with that shape and
+  it is nullified for both players for the rest of the round. One action can credit two
+  shapes; a flip can score; a nullified shape never scores again that round.
+Round: the first player credited with {self.target} shapes (a majority of {len(layout.shapes)}) \
+wins the round.
+  The round is drawn if the player to move has no legal action (option no_move=draw) or if
+  a position (tiles, nullified shapes and their owners, last switch, side to move) occurs
+  for the third time. With no_move=pass a player with no legal action must pass (notation:
+  pass); if both players can only pass, the third repetition draws the round.
+Match: {self.rounds} round(s); player 1 starts odd rounds, player 2 even rounds; each round is
+  a fresh face-down grid. Most rounds won wins the match; equal is a draw.
+
+Options:
+{options}
+"""
+
+    def _lines_text(self) -> str:
+        if self.options["lines"] == "edges":
+            return "only along the four edges and the two corner-to-corner diagonals"
+        return "any three consecutive squares of a row, column or diagonal"
+
+
+class FlipSwitchState(State):
+    """A Flip Switch position: revealed tiles only, plus the round and match so far.
+
+    Fields are compact tuples and ints: ``tiles`` holds a shape index per square or
+    :data:`FACE_DOWN`; ``owners`` a player per nullified shape or :data:`UNCLAIMED`.
+    """
+
+    __slots__ = (
+        "_tiles",
+        "_owners",
+        "_last",
+        "_mover",
+        "_pending",
+        "_results",
+        "_reason",
+        "_rev",
+    )
+
+    game: FlipSwitch
+
+    def __init__(
+        self,
+        game: FlipSwitch,
+        tiles: tuple[int, ...],
+        owners: tuple[int, ...],
+        last: int,
+        mover: int,
+        pending: int,
+        results: tuple[int, ...],
+        reason: str,
+        rev: int,
+        parent: State | None,
+        action: int | None,
+    ) -> None:
+        super().__init__(game, parent, action)
+        self._tiles = tiles
+        #: Per shape, the player credited with it (it is nullified) or UNCLAIMED.
+        self._owners = owners
+        #: The pair index of the switch made in the immediately preceding turn, or NO_SWITCH.
+        self._last = last
+        #: The player to move, or at a chance node the player whose flip is being revealed.
+        self._mover = mover
+        #: The square being flipped at a chance node, else -1.
+        self._pending = pending
+        #: Per finished round, the winner or DRAWN.
+        self._results = results
+        #: How the last finished round ended, in words ("" before any has).
+        self._reason = reason
+        #: Reversible plies (switches, passes) since the last flip, score or round start: only
+        #: positions that far back can repeat this one.
+        self._rev = rev
+
+    @classmethod
+    def round_start(
+        cls,
+        game: FlipSwitch,
+        results: tuple[int, ...],
+        reason: str,
+        parent: State | None,
+        action: int | None,
+    ) -> FlipSwitchState:
+        """A fresh face-down grid; player 1 starts odd rounds and player 2 even ones."""
+        layout = game.layout
+        return cls(
+            game,
+            (FACE_DOWN,) * len(layout.squares),
+            (UNCLAIMED,) * len(layout.shapes),
+            NO_SWITCH,
+            len(results) % 2,
+            -1,
+            results,
+            reason,
+            0,
+            parent,
+            action,
+        )
+
+    # --- whose turn -------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        if len(self._results) == self.game.rounds:
+            return TERMINAL
+        return CHANCE if self._pending >= 0 else self._mover
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def _legal_actions(self) -> tuple[int, ...]:
+        game = self.game
+        if len(self._results) == game.rounds:
+            return ()
+        tiles = self._tiles
+        if self._pending >= 0:
+            base = game.layout.outcome_base
+            remaining = self._unrevealed()
+            return tuple(base + k for k, left in enumerate(remaining) if left)
+        actions = [s for s, shape in enumerate(tiles) if shape == FACE_DOWN]
+        owners, last, base = self._owners, self._last, game.layout.switch_base
+        for p, (i, j) in enumerate(game.layout.pairs):
+            a, b = tiles[i], tiles[j]
+            if (
+                a != b
+                and a != FACE_DOWN
+                and b != FACE_DOWN
+                and (owners[a] == UNCLAIMED or owners[b] == UNCLAIMED)
+                and p != last
+            ):
+                actions.append(base + p)
+        if not actions and game.passing:
+            actions.append(game.layout.pass_id)
+        return tuple(actions)
+
+    def _unrevealed(self) -> list[int]:
+        """Per shape, how many of its tiles are still face down."""
+        remaining = [self.game.copies] * len(self._owners)
+        for shape in self._tiles:
+            if shape != FACE_DOWN:
+                remaining[shape] -= 1
+        return remaining
+
+    def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
+        if self._pending < 0 or self.is_terminal():
+            return super().chance_outcomes()
+        remaining = self._unrevealed()
+        total = sum(remaining)
+        base = self.game.layout.outcome_base
+        return tuple((base + k, Fraction(left, total)) for k, left in enumerate(remaining) if left)
+
+    def _apply(self, action: int) -> FlipSwitchState:
+        game = self.game
+        layout = game.layout
+        if self._pending >= 0:
+            tiles = list(self._tiles)
+            tiles[self._pending] = action - layout.outcome_base
+            return self._after_turn(tuple(tiles), (self._pending,), NO_SWITCH, action)
+        if action < layout.switch_base:
+            return FlipSwitchState(
+                game,
+                self._tiles,
+                self._owners,
+                NO_SWITCH,
+                self._mover,
+                action,
+                self._results,
+                self._reason,
+                0,
+                self,
+                action,
+            )
+        if action == layout.pass_id:
+            return self._after_turn(self._tiles, (), NO_SWITCH, action)
+        pair = action - layout.switch_base
+        i, j = layout.pairs[pair]
+        tiles = list(self._tiles)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+        return self._after_turn(tuple(tiles), (i, j), pair, action)
+
+    def _after_turn(
+        self, tiles: tuple[int, ...], changed: tuple[int, ...], last: int, action: int
+    ) -> FlipSwitchState:
+        """Score the lines the turn made, then end the round or pass the turn on."""
+        game = self.game
+        mover = self._mover
+        owners = self._owners
+        scored: list[int] = []
+        for square in changed:
+            for a, b, c in game.lines[square]:
+                shape = tiles[a]
+                if (
+                    shape != FACE_DOWN
+                    and shape == tiles[b] == tiles[c]
+                    and owners[shape] == UNCLAIMED
+                    and shape not in scored
+                ):
+                    scored.append(shape)
+        if scored:
+            owners = tuple(mover if k in scored else o for k, o in enumerate(owners))
+            if owners.count(mover) >= game.target:
+                won = " and ".join(
+                    game.layout.shapes[k] for k, o in enumerate(owners) if o == mover
+                )
+                return self._end_round(tiles, owners, mover, f"won with {won}", action)
+        # A flip or a score can never be undone, so only switches and passes since the last
+        # one can lead back to this position.
+        reversible = self._pending < 0 and not scored
+        child = FlipSwitchState(
+            game,
+            tiles,
+            owners,
+            last,
+            1 - mover,
+            -1,
+            self._results,
+            self._reason,
+            self._rev + 1 if reversible else 0,
+            self,
+            action,
+        )
+        legal = child._legal_actions()
+        child._legal = legal
+        if not legal:
+            name = game.player_names[1 - mover]
+            how = f"drawn: {name} had no legal action"
+            return self._end_round(tiles, owners, DRAWN, how, action)
+        if reversible and child._occurs_three_times():
+            return self._end_round(
+                tiles, owners, DRAWN, "drawn: a position occurred for the third time", action
+            )
+        return child
+
+    def _occurs_three_times(self) -> bool:
+        # Within the reversible stretch the side to move alternates every ply, so only every
+        # second ancestor can match; owners and round cannot differ inside it.
+        count = 1
+        node = self
+        for _ in range(self._rev // 2):
+            node = cast(FlipSwitchState, cast(FlipSwitchState, node._parent)._parent)
+            if node._tiles == self._tiles and node._last == self._last:
+                count += 1
+                if count == 3:
+                    return True
+        return False
+
+    def _end_round(
+        self,
+        tiles: tuple[int, ...],
+        owners: tuple[int, ...],
+        winner: int,
+        how: str,
+        action: int,
+    ) -> FlipSwitchState:
+        game = self.game
+        results = (*self._results, winner)
+        who = "" if winner == DRAWN else f": {game.player_names[winner]}"
+        reason = f"round {len(results)}{who} {how}"
+        if len(results) < game.rounds:
+            return FlipSwitchState.round_start(game, results, reason, self, action)
+        # The match is over: keep the final board on show.
+        return FlipSwitchState(
+            game, tiles, owners, NO_SWITCH, self._mover, -1, results, reason, 0, self, action
+        )
+
+    # --- notation ---------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.layout.to_string(action)
+
+    def parse_action(self, text: str) -> int:
+        """Parse notation into a legal action id.
+
+        >>> from flipgames import make
+        >>> state = make("flip-switch").new_initial_state()
+        >>> state.parse_action(" B2 ")
+        4
+        >>> state.parse_action("a1-a2")
+        Traceback (most recent call last):
+        ...
+        flipgames.core.errors.IllegalActionError: 'a1-a2' is not legal here: a1 is face down; \
+legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
+        """
+        try:
+            action = self.game.layout.parse(text)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{exc}; legal: {self._legal_text()}") from None
+        if action in self.legal_actions():
+            return action
+        raise IllegalActionError(
+            f"{text!r} is not legal here: {self._why_illegal(action)}; legal: {self._legal_text()}"
+        )
+
+    def _legal_text(self) -> str:
+        return " ".join(self.action_to_string(a) for a in self.legal_actions()) or "none"
+
+    def _why_illegal(self, action: int) -> str:
+        layout = self.game.layout
+        if self.is_terminal():
+            return "the match is over"
+        if self._pending >= 0:
+            if action < layout.outcome_base:
+                return (
+                    f"the flip of {layout.squares[self._pending]} is being revealed: name the "
+                    "shape it shows"
+                )
+            shape = layout.shapes[action - layout.outcome_base]
+            return f"no face-down {shape} is left"
+        if action >= layout.outcome_base:
+            return "no flip is being revealed, so no shape can be named"
+        if action < layout.switch_base:
+            return f"{layout.squares[action]} is already face up"
+        if action == layout.pass_id:
+            if not self.game.passing:
+                return "passing needs the option no_move=pass"
+            return "a player may pass only when no other action is legal"
+        pair = action - layout.switch_base
+        i, j = layout.pairs[pair]
+        a, b = self._tiles[i], self._tiles[j]
+        if a == FACE_DOWN or b == FACE_DOWN:
+            return f"{layout.squares[i if a == FACE_DOWN else j]} is face down"
+        if a == b:
+            return f"both tiles are {layout.shapes[a]}s"
+        if pair == self._last:
+            return "the opponent made this exact switch in the immediately preceding turn"
+        return f"{layout.shapes[a]} and {layout.shapes[b]} are both nullified"
+
+    # --- outcome ----------------------------------------------------------------------------
+
+    def returns(self) -> tuple[int, ...]:
+        if len(self._results) < self.game.rounds:
+            return (0, 0)
+        lead = self._results.count(0) - self._results.count(1)
+        return (1, -1) if lead > 0 else (-1, 1) if lead < 0 else (0, 0)
+
+    # --- views ------------------------------------------------------------------------------
+
+    def key(self) -> Hashable:
+        results = self._results
+        return (
+            self._tiles,
+            self._owners,
+            self._last,
+            self._mover,
+            self._pending,
+            len(results),
+            results.count(0),
+            results.count(1),
+        )
+
+    def observation(self, player: int | None) -> JSON:
+        """Everything a player or spectator sees (nothing is hidden: face-down is ``None``).
+
+        ``board[r][f]`` is rank ``r + 1``, file ``f`` (``board[0][0]`` is a1). ``mine`` and
+        ``theirs`` appear when the viewer is a player.
+
+        >>> from flipgames import make
+        >>> obs = make("flip-switch").new_initial_state().observation(0)
+        >>> obs["board"][0], obs["unrevealed"], obs["to_move"], obs["mine"]["shapes"]
+        ([None, None, None], {'heart': 3, 'square': 3, 'star': 3}, 0, [])
+        """
+        game = self.game
+        layout = game.layout
+        size = layout.size
+        shapes = layout.shapes
+        names: list[str | None] = [None if t == FACE_DOWN else shapes[t] for t in self._tiles]
+        credited = [[shapes[k] for k, o in enumerate(self._owners) if o == p] for p in (0, 1)]
+        wins = [self._results.count(0), self._results.count(1)]
+        player_now = self.current_player
+        obs: JSON = {
+            "game": game.name,
+            "viewer": player,
+            "size": size,
+            "board": [names[r * size : (r + 1) * size] for r in range(size)],
+            "shapes": list(shapes),
+            "unrevealed": dict(zip(shapes, self._unrevealed(), strict=True)),
+            "nullified": {shapes[k]: o for k, o in enumerate(self._owners) if o != UNCLAIMED},
+            "credited": credited,
+            "target": game.target,
+            "to_move": player_now if player_now >= 0 else None,
+            "flipping": None,
+            "banned_switch": None,
+            "round": min(len(self._results) + 1, game.rounds),
+            "rounds": game.rounds,
+            "round_results": [None if r == DRAWN else r for r in self._results],
+            "round_wins": wins,
+            "last_round": self._reason or None,
+            "status": self._status(),
+            "terminal": player_now == TERMINAL,
+            "returns": list(self.returns()),
+            "legal": [self.action_to_string(a) for a in self.legal_actions()],
+        }
+        if self._pending >= 0:
+            obs["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
+        if self._last != NO_SWITCH and player_now >= 0:
+            obs["banned_switch"] = layout.to_string(layout.switch_base + self._last)
+        if player is not None:
+            for label, who in (("mine", player), ("theirs", 1 - player)):
+                obs[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}
+        return obs
+
+    def _status(self) -> str:
+        game = self.game
+        names = game.player_names
+        if self.is_terminal():
+            wins = (self._results.count(0), self._results.count(1))
+            score = f"{wins[0]}-{wins[1]} in rounds" if game.rounds > 1 else self._reason
+            lead = self.returns()[0]
+            if lead == 0:
+                return f"match drawn ({score})"
+            return f"{names[0 if lead > 0 else 1]} wins the match ({score})"
+        if self._pending >= 0:
+            square = game.layout.squares[self._pending]
+            return f"{names[self._mover]} flips {square}: chance reveals its shape"
+        return f"{names[self._mover]} to move"
+
+    def render(self) -> str:
+        """The board in Unicode with status, scores and what is still face down.
+
+        >>> from flipgames import make
+        >>> print(make("flip-switch").new_initial_state().render())  # doctest: +ELLIPSIS
+        Flip Switch · round 1 of 1 · player 1 to move
+        ...
+          3 │ ░ │ ░ │ ░ │ 3
+        ...
+        """
+        game = self.game
+        layout = game.layout
+        return render_state(
+            title=f"{game.title} · round {min(len(self._results) + 1, game.rounds)} of "
+            f"{game.rounds} · {self._status()}",
+            size=layout.size,
+            tiles=self._tiles,
+            owners=self._owners,
+            shapes=layout.shapes,
+            pending=self._pending,
+            unrevealed=self._unrevealed(),
+            player_names=game.player_names,
+            target=game.target,
+            banned=(
+                layout.to_string(layout.switch_base + self._last)
+                if self._last != NO_SWITCH and not self.is_terminal()
+                else None
+            ),
+            round_wins=(self._results.count(0), self._results.count(1)),
+            last_round=self._reason,
+        )
