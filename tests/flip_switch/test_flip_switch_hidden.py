@@ -1,0 +1,108 @@
+"""Hidden tiles: "a face-down Flip Switch tile is unknown to everyone until flipped; no API,
+log, record or page may reveal it early". The state holds revealed shapes only; the shape a
+flip shows is a chance outcome drawn when it is applied, never before.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from flipgames import make, sample_chance
+from flipgames.core.game import State
+from flipgames.core.record import make_record
+from flipgames.games import flip_switch
+from flipgames.games.flip_switch.rules import FlipSwitchState
+
+Play = Callable[..., FlipSwitchState]
+
+
+def views(state: State) -> tuple[object, ...]:
+    """Everything the public API shows about a state, plus its complete pickled bytes."""
+    return (
+        [state.observation(v) for v in (0, 1, None)],
+        json.dumps(state.to_json()),
+        json.dumps(make_record(state)),
+        state.key(),
+        state.render(),
+        state.legal_actions(),
+        pickle.dumps(state),
+    )
+
+
+def random_game(seed: int, actions: list[int] | None = None) -> list[State]:
+    """Every state of a random game; ``actions`` forces its first actions."""
+    rng = random.Random(seed)
+    state = make("flip-switch", rounds=2).new_initial_state()
+    states = [state]
+    for forced in actions or []:
+        state = state.apply(forced)
+        states.append(state)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+def test_two_random_futures_look_identical_up_to_the_divergence_point() -> None:
+    """Two games that share their first actions and then reveal different shapes are
+    indistinguishable, through every view and the pickled state, before the reveal."""
+    first = random_game(11)
+    chance_at = [i for i, s in enumerate(first[:-1]) if s.is_chance_node()][3]
+    node = first[chance_at]
+    taken = first[chance_at + 1].history[-1]
+    other = next(a for a in node.legal_actions() if a != taken)
+    second = random_game(12, [*first[chance_at].history, other])
+    for one, two in zip(first[: chance_at + 1], second[: chance_at + 1], strict=True):
+        assert views(one) == views(two)
+    assert views(first[chance_at + 1]) != views(second[chance_at + 1])
+
+
+def test_observation_shows_face_down_squares_as_null(play: Play) -> None:
+    """Observations carry no value for a face-down square, for players and spectators."""
+    state = play("a1 heart b2 star c3")
+    for viewer in (0, 1, None):
+        board = state.observation(viewer)["board"]
+        assert board == [["heart", None, None], [None, "star", None], [None, None, None]]
+
+
+def test_state_json_after_a_flip_decision_does_not_contain_the_outcome(play: Play) -> None:
+    """Between choosing a square and the reveal, the state names only the square: its JSON
+    ends with the flip, b2 is still null, and any outcome leaves every view unchanged."""
+    node = play("a1 heart b2")
+    assert node.to_json() == {
+        "game": "flip-switch",
+        "options": dict(node.game.options),
+        "actions": ["a1", "heart", "b2"],
+    }
+    assert node.observation(None)["board"][1][1] is None
+    before = views(node)
+    children = [node.apply(outcome) for outcome in node.legal_actions()]
+    assert len({str(views(child)) for child in children}) == 3
+    assert views(node) == before == views(play("a1 heart b2"))
+
+
+def test_every_state_holds_only_tiles_that_were_revealed() -> None:
+    """The board shows exactly as many shapes as chance outcomes were applied this round."""
+    revealed, round_number = 0, 1
+    for state in random_game(3):
+        obs = state.observation(None)
+        if obs["round"] != round_number:
+            revealed, round_number = 0, obs["round"]
+        shown = sum(cell is not None for row in obs["board"] for cell in row)
+        assert shown == revealed
+        if state.is_chance_node():
+            revealed += 1
+
+
+def test_nothing_is_shuffled_or_drawn_inside_the_game() -> None:
+    """No shuffled grid exists: the game package never touches a random generator."""
+    for source in Path(flip_switch.__file__).parent.glob("*.py"):
+        text = source.read_text()
+        assert "random" not in text and "shuffle(" not in text, source.name
