@@ -173,6 +173,14 @@ def test_piece_on_opponents_goal_is_check_and_only_captures_of_it_are_legal() ->
         state.parse_action("a5-a4")
 
 
+def test_in_check_even_a_capture_on_the_other_goal_is_not_legal() -> None:
+    """Ruling: in check, the only legal moves are captures of the checking piece."""
+    state = play("flipflop-3x3", "a1-a2 c3-c2 a2xb3")  # c2 (x) also sees White's b1
+    assert legal(state) == ["c2xb3", "a3xb3"]  # id order: c2 = 5, a3 = 6
+    with pytest.raises(IllegalActionError, match="in check and must capture the piece on b3"):
+        state.parse_action("c2xb1")
+
+
 def test_checkmate_loses() -> None:
     """A player in check unable to capture the checking piece is checkmated and loses."""
     state = play("flipflop-3x3", "a1-a2 c3-c2 a2xb3 c2xb3 c1-c3 b3xb1")
