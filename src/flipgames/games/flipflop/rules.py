@@ -339,12 +339,14 @@ class FlipFlopState(State):
     def _face(self, square: int) -> int:
         return BISHOP if self._bishops >> square & 1 else ROOK
 
+    def _is_capture(self, origin: int, target: int) -> bool:
+        owner = self._owner(origin)
+        return owner is not None and self._owner(target) == 1 - owner
+
     def action_to_string(self, action: int) -> str:
         """``from-to``, or ``fromxto`` when an enemy piece stands on the target."""
         origin, target = self._squares_of(action)
-        owner = self._owner(origin)
-        capture = owner is not None and self._owner(target) == 1 - owner
-        return format_move(origin, target, capture, self._board.size)
+        return format_move(origin, target, self._is_capture(origin, target), self._board.size)
 
     def action_to_long(self, action: int) -> str:
         """The designer's long form, e.g. ``Rb1xb3=B``.
@@ -355,8 +357,8 @@ class FlipFlopState(State):
         'Rb1xb3=B'
         """
         origin, target = self._squares_of(action)
-        short = self.action_to_string(action)
-        return format_long(origin, target, "x" in short, self._face(origin), self._board.size)
+        capture = self._is_capture(origin, target)
+        return format_long(origin, target, capture, self._face(origin), self._board.size)
 
     def _squares_of(self, action: int) -> tuple[int, int]:
         area = self._board.area
@@ -386,10 +388,11 @@ class FlipFlopState(State):
                 f"{text!r} is not legal: {self._why_illegal(move.origin, move.target)}"
                 + (f"; legal: {legal}" if legal else "")
             )
-        canonical = self.action_to_string(action)
-        if move.capture != ("x" in canonical):
-            kind = "a capture" if "x" in canonical else "not a capture"
-            raise IllegalActionError(f"{text!r} is {kind} here: write {canonical}")
+        if move.capture != self._is_capture(move.origin, move.target):
+            kind = "not a capture" if move.capture else "a capture"
+            raise IllegalActionError(
+                f"{text!r} is {kind} here: write {self.action_to_string(action)}"
+            )
         face = self._face(move.origin)
         if move.face_before is not None and move.face_before != face:
             raise IllegalActionError(
@@ -491,7 +494,7 @@ class FlipFlopState(State):
             "to_move": None if terminal else COLOUR_NAMES[self._side],
             "pieces": pieces,
             "goals": {COLOUR_NAMES[c]: square_name(self._board.goal[c], size) for c in (0, 1)},
-            "in_check": self.in_check and not terminal,
+            "in_check": self.in_check,
             "occurrences": self._occurrences,
             "legal_actions": [self.action_to_string(a) for a in self.legal_actions()],
             "status": self.status(),
@@ -508,11 +511,10 @@ def rules_text(board: Board) -> str:
     size = board.size
     white_goal, black_goal = (square_name(g, size) for g in board.goal)
     last = square_name(board.area - 1, size)
-    pieces = size
     return f"""\
 FlipFlop {size}x{size} (Masahiro Nakajima, 2009)
 
-Setup: {size}x{size} board. White has {pieces} pieces on rank 1, Black {pieces} on rank {size},
+Setup: {size}x{size} board. White has {size} pieces on rank 1, Black {size} on rank {size},
 all with the + (rook) face up. {white_goal} is White's goal and {black_goal} is Black's; each
 side's centre piece starts on its own goal. White moves first; no passing.
 
