@@ -45,7 +45,7 @@ def _kind(space: int, start: int, crash: set[int], no_passing: set[int]) -> str:
 
 
 def _gear_box(gear: str) -> str:
-    return "".join((f"[{c}]" if c == gear else f" {c} ").ljust(4) for c in _CIRCLES).rstrip()
+    return "".join((f"[{c}]" if c == gear else f" {c} ").ljust(4) for c in _CIRCLES)
 
 
 def render_state(state: CheckeredFlagState) -> str:
@@ -74,7 +74,7 @@ def render_state(state: CheckeredFlagState) -> str:
     for player, (distance, gear) in enumerate(zip(state.distances, state.gears, strict=True)):
         lap = min(distance // track.length + 1, laps)
         lines.append(
-            f"  {CARS[player]} player {player}  {_gear_box(gear)}   driven "
+            f"  {CARS[player]} player {player}  {_gear_box(gear)} driven "
             f"{distance}/{game.goal}, lap {lap}/{laps}, "
             f"space {track.space(distance)}"
         )
