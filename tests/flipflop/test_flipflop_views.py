@@ -26,6 +26,11 @@ def test_render_status_shows_check_repetition_and_the_end() -> None:
     assert in_check.endswith("Black to move, in check: capture the piece on b3")
     mate = game.state_from_actions(["a1-a2", "c3-c2", "a2xb3", "c2xb3", "c1-c3", "b3xb1"]).render()
     assert mate.endswith("Black wins: White is checkmated (cannot capture on b1)")
+    cycle = ["a1-a2", "e5-e4", "a2-b3", "e4-d3", "b3-b2", "d3-d4", "b2-a1", "d4-e5"]
+    again = make("flipflop").state_from_actions(cycle).render()
+    assert again.endswith("White to move (this position has occurred twice: a third time draws)")
+    drawn = make("flipflop").state_from_actions(cycle * 2).render()
+    assert drawn.endswith("Draw: the same position occurred for the third time")
 
 
 def test_observation_is_json_and_tells_each_viewer_which_pieces_are_theirs() -> None:
