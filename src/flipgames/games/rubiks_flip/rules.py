@@ -445,21 +445,29 @@ class RubiksFlipState(State):
             source, target = flip
             name = SQUARE_NAMES[source]
             if not choices:
-                return "no flip is possible (no opponent tile can be flipped); place only"
+                return f"no flip is possible ({self._why_no_flip()}); place only"
             if self._tiles[me] >> source & 1:
                 return f"{name} holds your own tile; flip one of {', '.join(choices)}"
             if empty >> source & 1:
                 return f"{name} is empty; flip one of {', '.join(choices)}"
             if not self._rules.flap:
-                return f"{name} is locked (every square around it is occupied)"
-            if target not in FLAP_TARGET[source]:
+                if name not in choices:
+                    return f"{name} is locked (every square around it is occupied)"
+            elif target not in FLAP_TARGET[source]:
                 return f"{SQUARE_NAMES[target]} is not orthogonally next to {name}"
-            if not empty >> target & 1:
+            elif not empty >> target & 1:
                 return f"{SQUARE_NAMES[target]} is occupied; a flap needs an empty square"
-            if place == target:
+            elif place == target:
                 return f"{SQUARE_NAMES[place]} is where the flapped tile lands"
         # Everything else is legal, so the placement square must be the problem.
         return f"{SQUARE_NAMES[place]} is occupied"
+
+    def _why_no_flip(self) -> str:
+        if not self._tiles[1 - self._player]:
+            return "no opponent tile is on the board"
+        if self._rules.flap:
+            return "no opponent tile has an empty square orthogonally next to it"
+        return "every opponent tile is locked"
 
     # --- outcome and views ------------------------------------------------------------------
 
