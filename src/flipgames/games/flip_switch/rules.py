@@ -284,9 +284,9 @@ class FlipSwitchState(State):
     # --- actions ----------------------------------------------------------------------------
 
     def _legal_actions(self) -> tuple[int, ...]:
-        game = self.game
-        if len(self._results) == game.rounds:
+        if self.is_terminal():
             return ()
+        game = self.game
         tiles = self._tiles
         if self._pending >= 0:
             base = game.layout.outcome_base
@@ -317,7 +317,7 @@ class FlipSwitchState(State):
         return remaining
 
     def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
-        if self._pending < 0 or self.is_terminal():
+        if self._pending < 0:
             return super().chance_outcomes()
         remaining = self._unrevealed()
         total = sum(remaining)
@@ -503,24 +503,30 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
     # --- outcome ----------------------------------------------------------------------------
 
     def returns(self) -> tuple[int, ...]:
-        if len(self._results) < self.game.rounds:
+        if not self.is_terminal():
             return (0, 0)
-        lead = self._results.count(0) - self._results.count(1)
+        wins = self._round_wins()
+        lead = wins[0] - wins[1]
         return (1, -1) if lead > 0 else (-1, 1) if lead < 0 else (0, 0)
+
+    def _round_wins(self) -> tuple[int, int]:
+        return self._results.count(0), self._results.count(1)
 
     # --- views ------------------------------------------------------------------------------
 
+    def _round_number(self) -> int:
+        """The round being played, or the last one once the match is over (from 1)."""
+        return min(len(self._results) + 1, self.game.rounds)
+
     def key(self) -> Hashable:
-        results = self._results
         return (
             self._tiles,
             self._owners,
             self._last,
             self._mover,
             self._pending,
-            len(results),
-            results.count(0),
-            results.count(1),
+            len(self._results),
+            self._round_wins(),
         )
 
     def observation(self, player: int | None) -> JSON:
@@ -540,7 +546,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         shapes = layout.shapes
         names: list[str | None] = [None if t == FACE_DOWN else shapes[t] for t in self._tiles]
         credited = [[shapes[k] for k, o in enumerate(self._owners) if o == p] for p in (0, 1)]
-        wins = [self._results.count(0), self._results.count(1)]
+        wins = self._round_wins()
         player_now = self.current_player
         obs: JSON = {
             "game": game.name,
@@ -555,10 +561,10 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "to_move": player_now if player_now >= 0 else None,
             "flipping": None,
             "banned_switch": None,
-            "round": min(len(self._results) + 1, game.rounds),
+            "round": self._round_number(),
             "rounds": game.rounds,
             "round_results": [None if r == DRAWN else r for r in self._results],
-            "round_wins": wins,
+            "round_wins": list(wins),
             "last_round": self._reason or None,
             "status": self._status(),
             "terminal": player_now == TERMINAL,
@@ -578,7 +584,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         game = self.game
         names = game.player_names
         if self.is_terminal():
-            wins = (self._results.count(0), self._results.count(1))
+            wins = self._round_wins()
             score = f"{wins[0]}-{wins[1]} in rounds" if game.rounds > 1 else self._reason
             lead = self.returns()[0]
             if lead == 0:
@@ -602,8 +608,8 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         game = self.game
         layout = game.layout
         return render_state(
-            title=f"{game.title} · round {min(len(self._results) + 1, game.rounds)} of "
-            f"{game.rounds} · {self._status()}",
+            title=f"{game.title} · round {self._round_number()} of {game.rounds} · "
+            f"{self._status()}",
             size=layout.size,
             tiles=self._tiles,
             owners=self._owners,
@@ -617,6 +623,6 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
                 if self._last != NO_SWITCH and not self.is_terminal()
                 else None
             ),
-            round_wins=(self._results.count(0), self._results.count(1)),
+            round_wins=self._round_wins(),
             last_round=self._reason,
         )
