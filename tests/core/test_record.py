@@ -76,7 +76,7 @@ def test_a_record_with_a_false_result_is_rejected():
 def test_a_record_cut_short_no_longer_matches_its_result():
     record = finished_record("checkered-flag")
     record["actions"] = record["actions"][:-1]
-    with pytest.raises(RecordError, match="ends in '\\*'"):
+    with pytest.raises(RecordError, match="actions end in '\\*'"):
         replay_record(record)
 
 
