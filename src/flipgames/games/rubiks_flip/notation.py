@@ -114,10 +114,22 @@ def inplace_part(square: int) -> int:
     return 1 + square
 
 
+def flap_direction_part(source: int, direction: int) -> int:
+    """The flip part of flapping ``source`` in ``direction`` (0 north, 1 east, 2 south, 3 west)."""
+    return 1 + 4 * source + direction
+
+
 def flap_part(source: int, target: int) -> int | None:
     """The flip part of flapping ``source`` onto ``target``; None unless orthogonal neighbours."""
     targets = FLAP_TARGET[source]
-    return 1 + 4 * source + targets.index(target) if target in targets else None
+    return flap_direction_part(source, targets.index(target)) if target in targets else None
+
+
+def format_flip(source: int, target: int, flap: bool) -> str:
+    """The flip part as written: ``b2`` in place, ``b2-b3`` for a flap."""
+    if flap:
+        return f"{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}"
+    return SQUARE_NAMES[source]
 
 
 def encode(flip_part: int, place: int, colour: int) -> int:
@@ -157,9 +169,7 @@ def format_action(action: int, player: int, flap: bool) -> str:
     source, target = flip
     if target < 0:
         raise IllegalActionError(f"action id {action} flaps {SQUARE_NAMES[source]} off the board")
-    if flap:
-        return f"{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}/{text}"
-    return f"{SQUARE_NAMES[source]}/{text}"
+    return f"{format_flip(source, target, flap)}/{text}"
 
 
 def parse_turn(text: str, flap: bool) -> ParsedTurn:

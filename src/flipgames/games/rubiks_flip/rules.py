@@ -39,8 +39,10 @@ from flipgames.games.rubiks_flip.notation import (
     SQUARE_NAMES,
     decode_flip,
     encode,
+    flap_direction_part,
     flap_part,
     format_action,
+    format_flip,
     inplace_part,
     parse_square,
     parse_turn,
@@ -293,7 +295,8 @@ class RubiksFlipState(State):
         """The flips open to the side to move, in notation (``b2`` or ``b2-b3``); () if none."""
         if self._player == TERMINAL:
             return ()
-        return tuple(self._flip_text(part) for part in self._flip_parts())
+        flap = self._rules.flap
+        return tuple(format_flip(source, target, flap) for _, source, target in self._flips())
 
     def status(self) -> str:
         """One line saying whose turn it is and what they must do, or how the game ended."""
@@ -316,18 +319,18 @@ class RubiksFlipState(State):
 
     # --- actions ----------------------------------------------------------------------------
 
-    def _flip_parts(self) -> list[int]:
-        """The flip parts (see notation) open to the side to move; [] when none is possible."""
+    def _flips(self) -> list[tuple[int, int, int]]:
+        """``(flip part, from, to)`` for each flip open to the side to move; [] if none."""
         me = self._player
         opponent = self._tiles[1 - me]
         empty = FULL ^ self._tiles[0] ^ self._tiles[1]
         if not self._rules.flap:
             unlocked = opponent & self._rules.spread(empty)
-            return [inplace_part(s) for s in squares_of(unlocked)]
+            return [(inplace_part(s), s, s) for s in squares_of(unlocked)]
         # An orthogonal empty neighbour also makes the tile unlocked under either lock rule,
         # so "can be flapped" needs no separate lock test.
         return [
-            1 + 4 * source + direction
+            (flap_direction_part(source, direction), source, target)
             for source in squares_of(opponent)
             for direction, target in enumerate(FLAP_TARGET[source])
             if target >= 0 and empty >> target & 1
@@ -337,16 +340,15 @@ class RubiksFlipState(State):
         if self._player == TERMINAL:
             return ()
         empty = FULL ^ self._tiles[0] ^ self._tiles[1]
-        parts = self._flip_parts()
-        if not parts:
+        flips = self._flips()
+        if not flips:
             return _placements(empty)
         if not self._rules.flap:
             placements = _placements(empty)
-            return tuple(part * PLACEMENTS + p for part in parts for p in placements)
+            return tuple(part * PLACEMENTS + p for part, _, _ in flips for p in placements)
         actions: list[int] = []
-        for part in parts:
-            source, direction = divmod(part - 1, 4)
-            after = empty ^ (1 << source) ^ (1 << FLAP_TARGET[source][direction])
+        for part, source, target in flips:
+            after = empty ^ (1 << source) ^ (1 << target)
             actions.extend(part * PLACEMENTS + p for p in _placements(after))
         return tuple(actions)
 
@@ -400,12 +402,6 @@ class RubiksFlipState(State):
 
     def action_to_string(self, action: int) -> str:
         return format_action(action, self.to_move, self._rules.flap)
-
-    def _flip_text(self, part: int) -> str:
-        source, target = decode_flip(part, self._rules.flap) or (0, 0)
-        if self._rules.flap:
-            return f"{SQUARE_NAMES[source]}-{SQUARE_NAMES[target]}"
-        return SQUARE_NAMES[source]
 
     def parse_action(self, text: str) -> int:
         turn = parse_turn(text, self._rules.flap)
