@@ -362,7 +362,8 @@ class RubiksFlipState(State):
             source, target = flip
             source_bit = 1 << source
             # Turning a tile over shows its other face, wherever it lands (target == source
-            # for an in-place flip); the vacated square's face bit is cleared so keys stay canonical.
+            # for an in-place flip); the vacated square's face bit is cleared so keys stay
+            # canonical.
             showed_second = faces & source_bit
             faces &= ~source_bit
             if not showed_second:
