@@ -2,8 +2,8 @@
 
 >>> from flipgames import make
 >>> state = make("flipflop-3x3").new_initial_state()
->>> [state.action_to_string(a) for a in state.legal_actions()][:3]
-['a1-a2', 'b1xb3', 'c1-c2']
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['a1-a2', 'b1-b2', 'b1xb3', 'c1-c2']
 """
 
 from flipgames.core import *  # noqa: F403 - the package re-exports the protocol

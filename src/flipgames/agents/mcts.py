@@ -88,14 +88,18 @@ class MCTSAgent(Agent):
                 outcome = sample_chance(node.state, self.rng)
                 child = node.children.get(outcome)
                 if child is None:
-                    child = node.children[outcome] = _Node(node.state.apply(outcome))
+                    child = _Node(node.state.apply(outcome))
+                    node.children[outcome] = child
                     path.append(child)
+                    node = child
                     break
                 node = child
             elif node.untried:
                 action = node.untried.pop(self.rng.randrange(len(node.untried)))
-                node = node.children[action] = _Node(node.state.apply(action))
-                path.append(node)
+                child = _Node(node.state.apply(action))
+                node.children[action] = child
+                path.append(child)
+                node = child
                 break
             else:
                 node = self._select(node)
