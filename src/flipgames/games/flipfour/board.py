@@ -18,7 +18,7 @@ from typing import Final
 
 SIZE: Final = 5
 NUM_SQUARES: Final = SIZE * SIZE
-FULL: Final = (1 << NUM_SQUARES) - 1
+ALL_SQUARES: Final = range(NUM_SQUARES)
 FILES: Final = "abcde"
 
 #: Faces of a piece: the rook face (``+``, moves orthogonally) and the bishop face (``x``).

@@ -38,6 +38,7 @@ from flipgames.games.flipfour.board import (
     ROOK,
     SQUARE_INDEX,
     SQUARE_NAMES,
+    squares,
 )
 
 DROP_ROOK: Final = 0
@@ -59,6 +60,15 @@ MOVE_IDS: Final = tuple(
     for to in range(NUM_SQUARES)
 )
 NUM_ACTIONS: Final = MOVE_BASE + len(MOVES)
+#: ``MOVES_FROM[face][from]``: (bit of the target square, move id) for every square a piece
+#: showing ``face`` reaches from ``from``, ascending, so move generation is one filter.
+MOVES_FROM: Final = tuple(
+    tuple(
+        tuple((1 << to, MOVE_IDS[frm * NUM_SQUARES + to]) for to in squares(REACH[face][frm]))
+        for frm in range(NUM_SQUARES)
+    )
+    for face in (ROOK, BISHOP)
+)
 
 EXPECTED: Final = (
     "write a drop as R@square or B@square (e.g. R@c3) or a move as from-to (e.g. c3-e5), "
@@ -78,6 +88,11 @@ class Drop:
     face: int
     square: int
 
+    @property
+    def action(self) -> int:
+        """The action id."""
+        return self.face * NUM_SQUARES + self.square
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -86,6 +101,11 @@ class Move:
     frm: int
     to: int
     face: int | None
+
+    @property
+    def action(self) -> int | None:
+        """The action id, or None when no face moves from ``frm`` to ``to``."""
+        return move_id(self.frm, self.to)
 
 
 def move_id(frm: int, to: int) -> int | None:
@@ -138,6 +158,8 @@ captures; write a move as from-to, e.g. c3-e5
     """
     if not isinstance(text, str):
         raise NotationError(f"an action must be text in notation, got {text!r}; {EXPECTED}")
+    if parsed := _CANONICAL.get(text):
+        return parsed
     stripped = text.strip()
     if match := _DROP.fullmatch(stripped):
         return Drop(_face(match[1]), _square(match[2]))
@@ -151,3 +173,13 @@ captures; write a move as from-to, e.g. c3-e5
     else:
         hint = EXPECTED
     raise NotationError(f"{text!r} is not a FlipFour action: {hint}")
+
+
+def _unparsed(action: int) -> Drop | Move:
+    if action < MOVE_BASE:
+        return Drop(*divmod(action, NUM_SQUARES))
+    return Move(*MOVES[action - MOVE_BASE], face=None)
+
+
+#: Canonical text -> parsed action: replaying a record reads these, so skip the expressions.
+_CANONICAL: Final = {action_text(a): _unparsed(a) for a in range(NUM_ACTIONS)}

@@ -30,12 +30,11 @@ from typing import Final, cast
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.games.flipfour.board import (
+    ALL_SQUARES,
     BISHOP,
     FACE_LETTERS,
     FACE_NAMES,
-    FULL,
     NUM_SQUARES,
-    REACH,
     ROOK,
     SQUARE_NAMES,
     WINDOWS,
@@ -45,8 +44,8 @@ from flipgames.games.flipfour.board import (
 from flipgames.games.flipfour.notation import (
     DROP_BISHOP,
     MOVE_BASE,
-    MOVE_IDS,
     MOVES,
+    MOVES_FROM,
     Drop,
     Move,
     action_text,
@@ -125,6 +124,7 @@ class FlipFourState(State):
         "_key",
         "_moves",
         "_occurrences",
+        "_seen",
     )
 
     def __init__(
@@ -158,6 +158,7 @@ class FlipFourState(State):
         )
         self._moves: tuple[int, ...] | None = None
         self._occurrences: int | None = None
+        self._seen: dict[int, int] | None = None
 
     # --- whose turn and the outcome ---------------------------------------------------------
 
@@ -197,45 +198,67 @@ class FlipFourState(State):
     def occurrences(self) -> int:
         """How many times this position has occurred in the game so far (this one included).
 
-        Drops are irreversible (pieces in hand only go down), so the walk stops at the first
-        ancestor with different pieces in hand; the side to move alternates, so it looks at
-        every second ancestor only.
+        Drops are irreversible (pieces in hand only go down), so only positions since the last
+        drop can recur. Each line of play keeps one count of those: the newest state that was
+        asked holds it and hands it on to its child, so playing a game costs one dictionary
+        update per ply. A state whose parent no longer holds the count (a second child, a
+        clone) rebuilds it by walking back to the last drop.
         """
         if self._occurrences is None:
-            count = 1
-            node = self._grandparent()
-            while node is not None and node._hands == self._hands:
-                if node._key == self._key:
-                    count += 1
-                node = node._grandparent()
+            parent = cast("FlipFourState | None", self._parent)
+            if parent is not None and parent._seen is not None and parent._hands == self._hands:
+                seen, parent._seen = parent._seen, None
+            else:
+                seen = self._counts_since_drop()
+            seen[self._key] = count = seen.get(self._key, 0) + 1
+            self._seen = seen
             self._occurrences = count
         return self._occurrences
 
-    def _grandparent(self) -> FlipFourState | None:
-        parent = self._parent
-        return None if parent is None else cast("FlipFourState | None", parent._parent)
+    def _counts_since_drop(self) -> dict[int, int]:
+        """How often each position occurred before this one, back to the last drop."""
+        counts: dict[int, int] = {}
+        node = cast("FlipFourState | None", self._parent)
+        while node is not None and node._hands == self._hands:
+            counts[node._key] = counts.get(node._key, 0) + 1
+            node = cast("FlipFourState | None", node._parent)
+        return counts
+
+    def __copy__(self) -> FlipFourState:
+        """An equal state that does not share the line's repetition count (see
+        :meth:`occurrences`), so the copy and the original can both have children."""
+        return FlipFourState(
+            self.game,
+            cast("FlipFourState | None", self._parent),
+            self._action,
+            white=self._white,
+            black=self._black,
+            bishops=self._bishops,
+            hands=self._hands,
+            player=self._player,
+            four=self._four,
+        )
 
     # --- actions ----------------------------------------------------------------------------
 
     def _actions(self) -> tuple[int, ...]:
         """Every drop and move of the side to move, ignoring repetition draws (cached)."""
-        if self._moves is None and self._four:
-            self._moves = ()
-        elif self._moves is None:
-            mine = self._black if self._player else self._white
-            empty = FULL & ~(self._white | self._black)
-            actions: list[int] = []
-            if self._hands[self._player]:
-                # Rook-face drop ids are the square numbers themselves.
-                targets = squares(empty)
-                actions = targets + [DROP_BISHOP + s for s in targets]
-            bishops = self._bishops
-            for frm in squares(mine):
-                row = frm * NUM_SQUARES
-                reach = REACH[bishops >> frm & 1][frm] & empty
-                actions.extend(MOVE_IDS[row + to] for to in squares(reach))
-            self._moves = tuple(actions)
+        if self._moves is None:
+            self._moves = () if self._four else self._generate()
         return self._moves
+
+    def _generate(self) -> tuple[int, ...]:
+        occupied = self._white | self._black
+        actions: list[int] = []
+        if self._hands[self._player]:
+            # Rook-face drop ids are the square numbers themselves.
+            empty = [s for s in ALL_SQUARES if not occupied >> s & 1]
+            actions = empty + [DROP_BISHOP + s for s in empty]
+        bishops = self._bishops
+        for frm in squares(self._black if self._player else self._white):
+            targets = MOVES_FROM[bishops >> frm & 1][frm]
+            actions += [move for bit, move in targets if not occupied & bit]
+        return tuple(actions)
 
     def _legal_actions(self) -> tuple[int, ...]:
         return () if self.current_player == TERMINAL else self._actions()
@@ -288,43 +311,47 @@ class FlipFourState(State):
             raise IllegalActionError(
                 f"{text!r}: the game is over ({self.status_text()}); no action is legal"
             )
-        action, reason = self._check(parsed)
-        if action is None or action not in self.legal_actions():
-            legal = " ".join(action_text(a) for a in self.legal_actions())
-            raise IllegalActionError(f"{text!r} is not legal here: {reason}; legal: {legal}")
-        return action
+        action = parsed.action
+        if action in self.legal_actions() and not self._wrong_face(parsed):
+            return action
+        legal = " ".join(action_text(a) for a in self.legal_actions())
+        raise IllegalActionError(
+            f"{text!r} is not legal here: {self._why_illegal(parsed)}; legal: {legal}"
+        )
 
-    def _check(self, parsed: Drop | Move) -> tuple[int | None, str]:
-        """The id of a parsed action, or None and why it cannot be played here."""
+    def _wrong_face(self, parsed: Drop | Move) -> bool:
+        """True when a move names a face (``Rc3-c5``) that its piece does not show."""
+        return (
+            isinstance(parsed, Move)
+            and parsed.face is not None
+            and parsed.face != (self._bishops >> parsed.frm & 1)
+        )
+
+    def _why_illegal(self, parsed: Drop | Move) -> str:
+        """Why a well-formed action that is not among the legal actions cannot be played."""
         name = PLAYER_NAMES[self._player]
         if isinstance(parsed, Drop):
             if not self._hands[self._player]:
-                return None, f"{name} has no pieces left in hand"
-            if self.piece_at(parsed.square) is not None:
-                return None, f"{SQUARE_NAMES[parsed.square]} is occupied"
-            return parsed.face * NUM_SQUARES + parsed.square, ""
+                return f"{name} has no pieces left in hand"
+            return f"{SQUARE_NAMES[parsed.square]} is occupied"
         frm, to = SQUARE_NAMES[parsed.frm], SQUARE_NAMES[parsed.to]
         piece = self.piece_at(parsed.frm)
         if piece is None:
-            return None, f"there is no piece on {frm}"
+            return f"there is no piece on {frm}"
         owner, face = piece
         if owner != self._player:
-            return None, f"the piece on {frm} is {PLAYER_NAMES[owner]}'s"
-        if parsed.face is not None and parsed.face != face:
-            return None, (
+            return f"the piece on {frm} is {PLAYER_NAMES[owner]}'s"
+        if self._wrong_face(parsed):
+            return (
                 f"the piece on {frm} shows its {FACE_NAMES[face]} face ({FACE_LETTERS[face]}),"
-                f" not {FACE_LETTERS[parsed.face]}"
+                f" not {FACE_LETTERS[1 - face]}"
             )
         if parsed.frm == parsed.to:
-            return None, "a piece must move to another square"
+            return "a piece must move to another square"
         if self.piece_at(parsed.to) is not None:
-            return None, f"{to} is occupied and FlipFour has no captures"
-        if not REACH[face][parsed.frm] >> parsed.to & 1:
-            lines = "its rank or file" if face == ROOK else "its diagonals"
-            return None, (
-                f"the piece on {frm} shows its {FACE_NAMES[face]} face and moves along {lines}"
-            )
-        return MOVE_IDS[parsed.frm * NUM_SQUARES + parsed.to], ""
+            return f"{to} is occupied and FlipFour has no captures"
+        lines = "its rank or file" if face == ROOK else "its diagonals"
+        return f"the piece on {frm} shows its {FACE_NAMES[face]} face and moves along {lines}"
 
     # --- views ------------------------------------------------------------------------------
 
