@@ -20,7 +20,7 @@ FOLDER = Path(__file__).with_name("playthroughs")
 
 @pytest.mark.parametrize("name", game_names())
 def test_playthrough_matches_the_golden_file(name):
-    text = playthrough(make(name), seed=2026, max_steps=120)
+    text = playthrough(make(name), seed=2026, max_steps=40)
     golden = FOLDER / f"{name}.txt"
     if os.environ.get("FLIPGAMES_REGENERATE"):
         FOLDER.mkdir(exist_ok=True)

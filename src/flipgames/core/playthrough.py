@@ -33,9 +33,14 @@ def playthrough(game: Game, seed: int, max_steps: int = 400) -> str:
         who = {CHANCE: "chance", TERMINAL: "terminal"}.get(player, str(player))
         lines.append("")
         lines.append(f"step {step}: to move {who}")
-        for viewer in (*range(game.num_players), None):
+        public = json.dumps(state.observation(None), sort_keys=True)
+        lines.append(f"  observation: {public}")
+        # A player's own view is written only where it differs from a spectator's, which
+        # keeps the files small and shows exactly what each player is told.
+        for viewer in range(game.num_players):
             view = json.dumps(state.observation(viewer), sort_keys=True)
-            lines.append(f"  observation[{viewer}]: {view}")
+            if view != public:
+                lines.append(f"  observation[{viewer}]: {view}")
         lines.append(f"  returns: {list(state.returns())}")
         if state.is_terminal():
             lines.append(f"  result: {state.result()}")
