@@ -27,6 +27,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
@@ -35,6 +36,20 @@ WIN, DRAW, LOSS = 1, 0, -1
 WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 Progress = Callable[[str], None]
+
+
+def _thaw(key: Hashable) -> Any:
+    """A position key as JSON: tuples become lists."""
+    return [_thaw(k) for k in key] if isinstance(key, tuple) else key
+
+
+def _freeze(data: Any) -> Hashable:
+    """Undo :func:`_thaw`."""
+    if isinstance(data, list):
+        return tuple(_freeze(d) for d in data)
+    if isinstance(data, int | str) and not isinstance(data, bool):
+        return data
+    raise ValueError(f"not a position key: {data!r}")
 
 
 class SolverError(FlipgamesError, ValueError):
@@ -59,12 +74,29 @@ class Solution:
             raise SolverError("that position is not reachable from the start") from None
 
     def _terminal_value(self, state: State) -> tuple[int, int | None]:
-        # A terminal state has no player to move; report it for the player who would move,
-        # i.e. the one who did not make the last action.
-        parent = state.parent
-        mover = parent.current_player if parent is not None else 0
-        r = state.returns()[1 - mover]
-        return (WIN if r > 0 else LOSS if r < 0 else DRAW, 0)
+        _, value = _terminal(state)
+        return (value, 0)
+
+    def to_payload(self) -> dict[str, Any]:
+        """A JSON-native form for the disk cache (keys must be ints or nested lists)."""
+        return {
+            "seconds": self.seconds,
+            "values": [[_thaw(k), v, r] for k, (v, r) in self.values.items()],
+        }
+
+    @classmethod
+    def from_payload(cls, game: Game, payload: Any) -> Solution:
+        """Rebuild from :meth:`to_payload`; ValueError if the payload is malformed."""
+        try:
+            values = {
+                _freeze(k): (int(v), None if r is None else int(r)) for k, v, r in payload["values"]
+            }
+            seconds = float(payload["seconds"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"malformed retrograde solution: {exc}") from None
+        if not all(v in WORDS for v, _ in values.values()):
+            raise ValueError("malformed retrograde solution: values must be -1, 0 or 1")
+        return cls(game, values, seconds)
 
     def value(self, state: State) -> tuple[str, int | None]:
         """Like :meth:`lookup` with the value in words."""
@@ -101,8 +133,23 @@ class Solution:
         return sorted(a for a, rem in candidates.items() if rem == target)
 
 
-def solve(game: Game, progress: Progress | None = None) -> Solution:
-    """Solve a deterministic two-player game completely (see the module docstring)."""
+def _terminal(state: State) -> tuple[int, int]:
+    """(the player who would move, WIN/DRAW/LOSS for them) at a terminal state: the player who
+    did not make the last action."""
+    previous = state.parent
+    player = 1 - previous.current_player if previous is not None else 0
+    r = state.returns()[player]
+    return player, WIN if r > 0 else LOSS if r < 0 else DRAW
+
+
+def solve(
+    game: Game, progress: Progress | None = None, max_positions: int | None = None
+) -> Solution:
+    """Solve a deterministic two-player game completely (see the module docstring).
+
+    With ``max_positions``, give up with :class:`SolverError` once more positions than that
+    are reachable, saying how far the enumeration got.
+    """
     if not game.deterministic or game.num_players != 2:
         raise SolverError(f"retrograde analysis needs a deterministic 2-player game: {game.name}")
     started = time.perf_counter()
@@ -119,6 +166,7 @@ def solve(game: Game, progress: Progress | None = None) -> Solution:
     values: list[int] = []
     remoteness: list[int] = []
     terminal: deque[int] = deque()
+    depths = [0]  # plies from the start along a shortest path, for progress reports
     node = 0
     while node < len(states):
         state = states[node]
@@ -127,13 +175,11 @@ def solve(game: Game, progress: Progress | None = None) -> Solution:
         values.append(DRAW)
         remoteness.append(-1)
         if state.is_terminal():
-            previous = state.parent
-            mover = previous.current_player if previous is not None else 0
-            players.append(1 - mover)
+            player, value = _terminal(state)
+            players.append(player)
             unresolved.append(0)
-            r = state.returns()[1 - mover]
-            if r:
-                values[node] = WIN if r > 0 else LOSS
+            if value != DRAW:
+                values[node] = value
                 remoteness[node] = 0
                 terminal.append(node)
         else:
@@ -148,10 +194,21 @@ def solve(game: Game, progress: Progress | None = None) -> Solution:
                     child_index = index[key] = len(states)
                     states.append(child)
                     parents.append([])
+                    depths.append(depths[node] + 1)
                 parents[child_index].append(node)
         node += 1
+        if max_positions is not None and len(states) > max_positions:
+            seconds = time.perf_counter() - started
+            raise SolverError(
+                f"{game.name} is too large to solve here: more than {max_positions:,} positions "
+                f"are reachable; every position up to ply {depths[node] - 1} was expanded "
+                f"({node:,} positions, {seconds:.0f} s)"
+            )
         if node % 50_000 == 0:
-            say(f"enumerated {node:,} positions, {len(states) - node:,} waiting")
+            say(
+                f"expanded {node:,} positions (ply {depths[node - 1]}), "
+                f"{len(states) - node:,} waiting"
+            )
     say(f"enumerated {len(states):,} positions; propagating values")
 
     # 2. Propagate from the decided terminals in order of remoteness.
