@@ -157,3 +157,24 @@ def test_best_actions_take_the_win_and_a_retreat_keeps_the_draw():
     state = game.new_initial_state().apply(0)  # 2 -> 1, opponent to move at 1
     assert solution.value(state) == ("draw", None)
     assert solution.best_actions(game.new_initial_state()) == [1]
+
+
+def test_a_solution_round_trips_through_its_cache_payload(solution):
+    import json
+
+    payload = json.loads(json.dumps(solution.to_payload()))
+    restored = type(solution).from_payload(solution.game, payload)
+    assert restored.values == solution.values
+
+
+@pytest.mark.parametrize(
+    "payload", [{}, {"values": [[1, 5, 0]], "seconds": 1}, {"values": [[{}, 1, 0]], "seconds": 0}]
+)
+def test_a_malformed_payload_is_refused(solution, payload):
+    with pytest.raises(ValueError, match="malformed retrograde solution"):
+        type(solution).from_payload(solution.game, payload)
+
+
+def test_a_game_too_large_stops_at_the_budget_and_says_how_far_it_got():
+    with pytest.raises(SolverError, match=r"more than 1,000 positions.*up to ply \d+ was expanded"):
+        solve(make("rubiks-flip"), max_positions=1000)
