@@ -271,21 +271,21 @@ class FlipFourState(State):
         player = self._player
         if action < MOVE_BASE:
             face, to = divmod(action, NUM_SQUARES)
-            left = bit = 1 << to
+            changed = 1 << to
             if face == BISHOP:
-                bishops |= bit
+                bishops |= changed
             hands = (hands[0] - 1, hands[1]) if player == 0 else (hands[0], hands[1] - 1)
         else:
             frm, to = MOVES[action - MOVE_BASE]
-            left, bit = 1 << frm, 1 << to
+            start, arrival = 1 << frm, 1 << to
             # The moved piece flips: a bishop face arrives as a rook face and vice versa.
-            bishops = bishops & ~left if bishops & left else bishops | bit
-            left |= bit
+            bishops = bishops & ~start if bishops & start else bishops | arrival
+            changed = start | arrival
         if player == 0:
-            white ^= left
+            white ^= changed
             mine = white
         else:
-            black ^= left
+            black ^= changed
             mine = black
         four = any(window & mine == window for window in WINDOWS_THROUGH[to])
         return FlipFourState(
