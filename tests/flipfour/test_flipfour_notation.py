@@ -86,8 +86,9 @@ def test_accepted_variants_parse_to_the_canonical_action(seed, plies, data):
     variants = [f"  {text} ", text.upper(), text.lower()]
     parsed = parse_text(text)
     if isinstance(parsed, Move):
-        _, face = state.piece_at(parsed.frm) or (None, None)
-        variants.append(f"{'RB'[face]}{text}")
+        piece = state.piece_at(parsed.frm)
+        assert piece is not None
+        variants.append(f"{'RB'[piece[1]]}{text}")
     assert all(state.parse_action(v) == action for v in variants)
 
 

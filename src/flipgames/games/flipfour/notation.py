@@ -41,7 +41,6 @@ from flipgames.games.flipfour.board import (
     squares,
 )
 
-DROP_ROOK: Final = 0
 DROP_BISHOP: Final = NUM_SQUARES
 MOVE_BASE: Final = 2 * NUM_SQUARES
 
@@ -52,12 +51,10 @@ MOVES: Final = tuple(
     for to in range(NUM_SQUARES)
     if (REACH[ROOK][frm] | REACH[BISHOP][frm]) >> to & 1
 )
-_MOVE_INDEX = {pair: index for index, pair in enumerate(MOVES)}
+_ID_OF_PAIR = {pair: MOVE_BASE + index for index, pair in enumerate(MOVES)}
 #: ``MOVE_IDS[from * 25 + to]``: the move id, or -1 where no face goes from ``from`` to ``to``.
 MOVE_IDS: Final = tuple(
-    MOVE_BASE + _MOVE_INDEX.get((frm, to), -MOVE_BASE - 1)
-    for frm in range(NUM_SQUARES)
-    for to in range(NUM_SQUARES)
+    _ID_OF_PAIR.get((frm, to), -1) for frm in range(NUM_SQUARES) for to in range(NUM_SQUARES)
 )
 NUM_ACTIONS: Final = MOVE_BASE + len(MOVES)
 #: ``MOVES_FROM[face][from]``: (bit of the target square, move id) for every square a piece
