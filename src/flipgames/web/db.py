@@ -1,0 +1,197 @@
+"""The arcade's database: engine factory, tables (SQLAlchemy Core) and versioned migrations.
+
+A match is its game, options, seed, mode and seats (hashed tokens) plus the ordered list of
+accepted actions in notation; everything else is rebuilt by replaying them through the engine.
+
+Migrations are an ordered list of steps, each a list of SQL statements that both SQLite and
+PostgreSQL accept. ``schema_version`` holds how many steps a database has had. A schema change
+appends a step (and updates the tables below to match); it never edits an old one, so every
+database, however old, reaches the same schema. A test checks the migrated schema against the
+tables.
+
+>>> engine = make_engine("sqlite://")
+>>> migrate(engine)
+1
+>>> migrate(engine)  # already current: nothing to do
+1
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger(__name__)
+
+
+class SchemaError(RuntimeError):
+    """The database was written by a newer flipgames than this one."""
+
+
+metadata = MetaData()
+
+schema_version = Table("schema_version", metadata, Column("version", Integer, nullable=False))
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    # The game's resolved options as JSON text.
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("level", String(32)),
+    # The human's seat in an AI match; the AI has the other one.
+    Column("human_seat", Integer),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    # sha256 hex of the seat's token: the token itself is never stored.
+    Column("token_hash", String(64), nullable=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    # The primary key makes two writers racing for the same ply fail instead of forking a game.
+    Column("ply", Integer, primary_key=True),
+    Column("action", String(64), nullable=False),
+)
+
+#: Migration steps in order; step n brings a database from version n - 1 to n.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE matches (
+            id VARCHAR(32) NOT NULL PRIMARY KEY,
+            game VARCHAR(64) NOT NULL,
+            options TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            mode VARCHAR(16) NOT NULL,
+            level VARCHAR(32),
+            human_seat INTEGER,
+            created_at TIMESTAMP WITH TIME ZONE NOT NULL
+        )""",
+        """CREATE TABLE seats (
+            match_id VARCHAR(32) NOT NULL REFERENCES matches (id),
+            seat INTEGER NOT NULL,
+            token_hash VARCHAR(64) NOT NULL,
+            PRIMARY KEY (match_id, seat)
+        )""",
+        """CREATE TABLE actions (
+            match_id VARCHAR(32) NOT NULL REFERENCES matches (id),
+            ply INTEGER NOT NULL,
+            action VARCHAR(64) NOT NULL,
+            PRIMARY KEY (match_id, ply)
+        )""",
+    ),
+)
+
+
+def normalise_url(url: str) -> str:
+    """Send PostgreSQL URLs to psycopg 3, whatever driver (or none) they name.
+
+    >>> normalise_url("postgresql://ada@localhost/arcade")
+    'postgresql+psycopg://ada@localhost/arcade'
+    >>> normalise_url("sqlite:///arcade.sqlite")
+    'sqlite:///arcade.sqlite'
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for a SQLAlchemy URL (SQLite or PostgreSQL), ready for concurrent use.
+
+    SQLite files get their folder created, WAL journaling, enforced foreign keys and
+    transactions that take the write lock when they begin (``BEGIN IMMEDIATE``), so two
+    writers wait for each other instead of failing halfway.
+    """
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    memory = parsed.database in (None, "", ":memory:")
+    if memory:
+        # One shared connection, or every connection would see its own empty database.
+        engine = create_engine(parsed, poolclass=StaticPool)
+    else:
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Take transaction control from the sqlite3 module so that BEGIN below is ours.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def current_version(connection: Connection) -> int:
+    """How many migration steps the database has had (0 for an empty database)."""
+    if not inspect(connection).has_table("schema_version"):
+        return 0
+    version = connection.execute(schema_version.select()).scalar_one_or_none()
+    return int(version or 0)
+
+
+def migrate(engine: Engine, steps: Sequence[Sequence[str]] = MIGRATIONS) -> int:
+    """Bring the database up to date, one transaction per step; return its version.
+
+    Raises :class:`SchemaError` for a database newer than ``steps`` (a downgrade).
+    """
+    with engine.begin() as connection:
+        if not inspect(connection).has_table("schema_version"):
+            connection.execute(text("CREATE TABLE schema_version (version INTEGER NOT NULL)"))
+            connection.execute(schema_version.insert().values(version=0))
+        version = current_version(connection)
+    if version > len(steps):
+        raise SchemaError(
+            f"the database is at schema version {version} but this flipgames knows only "
+            f"{len(steps)}: upgrade flipgames"
+        )
+    for number in range(version + 1, len(steps) + 1):
+        with engine.begin() as connection:
+            for statement in steps[number - 1]:
+                connection.execute(text(statement))
+            connection.execute(schema_version.update().values(version=number))
+        log.info("database migrated to schema version %d", number)
+    return len(steps)

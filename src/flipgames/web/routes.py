@@ -1,0 +1,305 @@
+"""HTTP and WebSocket routes: parse, call the match service, answer, broadcast. No rules here.
+
+The API is described in docs/web-api.md; pages are the files under ``templates/`` served as
+they are (their scripts read the match id and token from the address).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from flipgames.agents.levels import is_solved, levels_for
+from flipgames.core.registry import game_names
+from flipgames.web import schemas
+from flipgames.web.errors import ApiError
+from flipgames.web.service import MatchService
+from flipgames.web.settings import Settings
+from flipgames.web.ws import Connection, Hub, Render
+
+api = APIRouter()
+pages = APIRouter(include_in_schema=False)
+
+
+def _service(request: Request) -> MatchService:
+    service: MatchService = request.app.state.service
+    return service
+
+
+Service = Annotated[MatchService, Depends(_service)]
+Token = Annotated[str | None, Query(max_length=128, description="the seat token")]
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error responses an endpoint can give."""
+    return {status: {"model": schemas.ErrorResponse} for status in statuses}
+
+
+def _loader(service: MatchService, match_id: str) -> Callable[[], Render]:
+    def load() -> Render:
+        loaded = service.load(match_id)
+        return lambda viewer: service.view(loaded, viewer)
+
+    return load
+
+
+async def _broadcast(request: Request, match_id: str) -> None:
+    hub: Hub = request.app.state.hub
+    await hub.broadcast(match_id, _loader(_service(request), match_id))
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+@api.get("/healthz", response_class=PlainTextResponse)
+def healthz() -> str:
+    """Liveness: answers ``ok``."""
+    return "ok"
+
+
+@api.get("/api/games")
+def list_games(service: Service) -> list[schemas.GameInfo]:
+    """Every game with its players, options, AI levels and whether it is solved."""
+    games = []
+    for name in game_names():
+        game = service.game(name)
+        options = [
+            schemas.OptionInfo(
+                name=o.name,
+                default=o.default,
+                choices=list(o.choices) if o.choices is not None else None,
+                minimum=o.minimum,
+                maximum=o.maximum,
+                help=o.help,
+            )
+            for o in game.option_spec
+        ]
+        games.append(
+            schemas.GameInfo(
+                name=name,
+                title=game.title,
+                players=list(game.player_names),
+                has_chance=game.has_chance,
+                options=options,
+                levels=levels_for(game),
+                solved=is_solved(game),
+            )
+        )
+    return games
+
+
+@api.get("/api/games/{name}/rules", responses=_errors(404))
+def game_rules(name: str, service: Service) -> schemas.RulesInfo:
+    """The rules as flipgames plays them (default options)."""
+    game = service.game(name)
+    return schemas.RulesInfo(name=game.name, title=game.title, text=game.rules_summary())
+
+
+# --- matches ----------------------------------------------------------------------------------
+
+
+@api.post("/api/matches", status_code=201, responses=_errors(404, 409, 413, 422))
+async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.Created:
+    """Create a match; the answer holds the creator's seat token and links."""
+    created = await run_in_threadpool(
+        lambda: service.create(
+            body.game,
+            body.options,
+            mode=body.mode,
+            level=body.level,
+            seat=body.seat,
+            seed=body.seed,
+        )
+    )
+    match_id = created.match_id
+    invite = f"/play/{match_id}?token={created.invite_token}" if created.invite_token else None
+    return schemas.Created(
+        id=match_id,
+        seat=created.seat,
+        token=created.token,
+        links=schemas.Links(
+            play=f"/play/{match_id}?token={created.token}",
+            invite=invite,
+            watch=f"/watch/{match_id}",
+        ),
+        match=created.view,
+    )
+
+
+@api.get("/api/matches/{match_id}", responses=_errors(403, 404))
+def get_match(match_id: str, service: Service, token: Token = None) -> schemas.View:
+    """The match as the token's seat sees it; without a token, as a spectator."""
+    loaded = service.load(match_id)
+    return service.view(loaded, service.viewer(loaded, token))
+
+
+@api.post("/api/matches/{match_id}/actions", responses=_errors(403, 404, 409, 413, 422))
+async def post_action(
+    match_id: str, body: schemas.ActionRequest, service: Service, request: Request
+) -> schemas.View:
+    """Play an action; it is committed (with any chance and AI follow-ups) before the answer
+    and before it is broadcast."""
+    view = await run_in_threadpool(service.act, match_id, body.token, body.action, body.ply)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.post("/api/matches/{match_id}/undo", responses=_errors(403, 404, 409, 413, 422))
+async def undo(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.View:
+    """Against the AI: back to your previous decision."""
+    view = await run_in_threadpool(service.undo, match_id, body.token)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.get("/api/matches/{match_id}/hint", responses=_errors(403, 404, 409))
+def hint(match_id: str, service: Service, token: Token = None) -> schemas.Hint:
+    """The best action for your seat, with the level that chose it."""
+    return service.hint(match_id, token)
+
+
+@api.get("/api/matches/{match_id}/analysis", responses=_errors(403, 404, 409))
+def analysis(match_id: str, service: Service, token: Token = None) -> schemas.Analysis:
+    """Solved games: every legal action's perfect-play value for the player to move."""
+    return service.analysis(match_id, token)
+
+
+@api.get("/api/matches/{match_id}/record", responses=_errors(404))
+def record(match_id: str, service: Service) -> schemas.Record:
+    """The engine's JSON game record (``flipgames replay`` reads it)."""
+    return service.record(match_id)
+
+
+@api.get("/api/matches/{match_id}/replay", responses=_errors(404, 409))
+def replay(match_id: str, service: Service) -> schemas.Replay:
+    """A finished match, frame by frame, as a spectator saw it."""
+    return service.replay(match_id)
+
+
+# --- WebSocket --------------------------------------------------------------------------------
+
+
+class _SocketAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(pattern="^action$")
+    action: str = Field(max_length=64)
+    ply: StrictInt | None = None
+
+
+def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction:
+    text = message.get("text")
+    if text is None:
+        raise ApiError(422, "bad_request", "send text frames of JSON")
+    if len(text.encode()) > limit:
+        raise ApiError(413, "too_large", f"messages are limited to {limit} bytes")
+    try:
+        return _SocketAction.model_validate_json(text)
+    except ValidationError as exc:
+        raise ApiError(422, "bad_request", describe_errors(exc.errors())) from None
+
+
+def describe_errors(errors: Any) -> str:
+    """One line naming each bad field, e.g. ``action: Field required``."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+    return "; ".join(parts) or "the request is not valid"
+
+
+@api.websocket("/ws/matches/{match_id}")
+async def match_socket(websocket: WebSocket, match_id: str, token: str | None = None) -> None:
+    """Live views of a match; seats may send actions (see docs/web-api.md)."""
+    service: MatchService = websocket.app.state.service
+    hub: Hub = websocket.app.state.hub
+    settings: Settings = websocket.app.state.settings
+    await websocket.accept()
+    try:
+        loaded = await run_in_threadpool(service.load, match_id)
+        viewer = service.viewer(loaded, token)
+    except ApiError as exc:
+        await websocket.send_json({"type": "error", **exc.body()})
+        await websocket.close(code=4000 + exc.status)
+        return
+    connection = Connection(websocket, viewer)
+    try:
+        await hub.join(match_id, connection, _loader(service, match_id))
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            try:
+                request = _socket_action(message, settings.max_body_bytes)
+                await run_in_threadpool(service.act, match_id, token, request.action, request.ply)
+            except ApiError as exc:
+                await websocket.send_json({"type": "error", **exc.body()})
+                continue
+            await hub.broadcast(match_id, _loader(service, match_id))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.leave(match_id, connection)
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+def _page(request: Request, name: str) -> HTMLResponse:
+    settings: Settings = request.app.state.settings
+    path: Path = settings.templates_dir / name
+    try:
+        return HTMLResponse(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return _missing(f"the page {name} is not installed")
+
+
+def _missing(message: str) -> HTMLResponse:
+    return HTMLResponse(
+        f"<!doctype html><title>Not found</title><h1>Not found</h1><p>{message}</p>"
+        '<p><a href="/">Back to the arcade</a></p>',
+        status_code=404,
+    )
+
+
+@pages.get("/")
+def lobby(request: Request) -> HTMLResponse:
+    return _page(request, "lobby.html")
+
+
+def _match_page(request: Request, match_id: str, name: str) -> HTMLResponse:
+    try:
+        _service(request).load(match_id)
+    except ApiError:
+        return _missing("there is no such match")
+    return _page(request, name)
+
+
+@pages.get("/play/{match_id}")
+def play_page(request: Request, match_id: str) -> HTMLResponse:
+    return _match_page(request, match_id, "game.html")
+
+
+@pages.get("/watch/{match_id}")
+def watch_page(request: Request, match_id: str) -> HTMLResponse:
+    return _match_page(request, match_id, "game.html")
+
+
+@pages.get("/replay/{match_id}")
+def replay_page(request: Request, match_id: str) -> HTMLResponse:
+    return _match_page(request, match_id, "replay.html")
+
+
+@pages.get("/rules/{game}")
+def rules_page(request: Request, game: str) -> HTMLResponse:
+    if game not in game_names():
+        return _missing("there is no such game")
+    return _page(request, "rules.html")

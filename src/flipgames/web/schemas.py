@@ -1,0 +1,169 @@
+"""Request and response bodies of the API (pydantic models, so /openapi.json documents them).
+
+Requests are strict: unknown fields, strings where numbers belong and booleans where integers
+belong are refused with ``bad_request`` rather than guessed at.
+
+>>> ActionRequest(token="t", action="b1xb3").ply is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+OptionValue = StrictInt | StrictStr
+Mode = Literal["ai", "online", "local"]
+#: Seeds stay below 2**53 so that JavaScript reads them exactly.
+MAX_SEED = 2**53 - 1
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatch(_Request):
+    game: str = Field(max_length=64, examples=["flipflop-3x3"])
+    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
+    mode: Mode = "ai"
+    level: str | None = Field(default=None, max_length=32, description="AI level (mode ai)")
+    seat: StrictInt = Field(default=0, ge=0, description="the creator's seat")
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SEED,
+        description="chance and AI seed (ai and local modes; the server picks one if null)",
+    )
+
+
+class ActionRequest(_Request):
+    token: str | None = Field(default=None, max_length=128, description="the seat token")
+    action: str = Field(max_length=64, examples=["b1xb3"])
+    ply: StrictInt | None = Field(
+        default=None, description="the ply the client saw; refused as stale if it has moved on"
+    )
+
+
+class TokenRequest(_Request):
+    token: str | None = Field(default=None, max_length=128, description="the seat token")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class OptionInfo(BaseModel):
+    name: str
+    default: int | str
+    choices: list[int | str] | None
+    minimum: int | None
+    maximum: int | None
+    help: str
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    players: list[str]
+    has_chance: bool
+    options: list[OptionInfo]
+    levels: list[str]
+    solved: bool
+
+
+class RulesInfo(BaseModel):
+    name: str
+    title: str
+    text: str
+
+
+class LastAction(BaseModel):
+    action: str
+    by: int = Field(description="the player who acted, or -1 for a chance outcome")
+
+
+class View(BaseModel):
+    """A match as one viewer may see it: a seat, both seats (same screen) or a spectator."""
+
+    id: str
+    game: str
+    title: str
+    options: dict[str, int | str]
+    mode: Mode
+    level: str | None
+    seat: int | None = Field(description="the viewer's seat; null for a spectator")
+    seats: list[int] = Field(description="every seat the viewer's token controls")
+    players: list[str]
+    ply: int
+    current_player: int = Field(description="0, 1, -1 at a chance node, -2 once finished")
+    status: Literal["playing", "finished"]
+    result: str
+    returns: list[int]
+    observation: dict[str, Any]
+    legal: list[str] = Field(description="the viewer's legal actions; [] when not to move")
+    history: list[str]
+    last: LastAction | None
+    text: str
+
+
+class Links(BaseModel):
+    play: str
+    invite: str | None = Field(description="the other seat's link (online mode)")
+    watch: str
+
+
+class Created(BaseModel):
+    id: str
+    seat: int
+    token: str
+    links: Links
+    match: View
+
+
+class Hint(BaseModel):
+    action: str
+    level: str
+
+
+class ActionValue(BaseModel):
+    action: str
+    value: str | float = Field(description="win, draw or loss for the player to move")
+    remoteness: int | None = Field(description="plies to the end under perfect play")
+
+
+class Analysis(BaseModel):
+    actions: list[ActionValue]
+
+
+class Frame(BaseModel):
+    ply: int
+    action: str | None = Field(description="the action that led here; null for the start")
+    by: int | None
+    current_player: int
+    status: Literal["playing", "finished"]
+    result: str
+    returns: list[int]
+    observation: dict[str, Any]
+    text: str
+
+
+class Replay(BaseModel):
+    frames: list[Frame]
+
+
+class Record(BaseModel):
+    """The engine's game record (``flipgames replay`` reads it)."""
+
+    format: str
+    version: int
+    game: str
+    options: dict[str, int | str]
+    seed: int | None = Field(description="null until the match is finished")
+    actions: list[str]
+    result: str

@@ -1,0 +1,95 @@
+"""The WebSocket hub: who watches which match, and sending each of them their view.
+
+A connection joins its match's room with the seats its token controls. After every committed
+change the routes call :meth:`Hub.broadcast`, which loads the match once and sends every
+connection its own view; a reconnecting client just joins again and gets the current view.
+
+>>> hub = Hub()
+>>> hub.watchers("no-such-match")
+0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from flipgames.web.schemas import View
+from flipgames.web.service import Viewer
+
+log = logging.getLogger(__name__)
+
+#: Given a viewer, the view to send them.
+Render = Callable[[Viewer], View]
+
+
+@dataclass(eq=False)
+class Connection:
+    socket: WebSocket
+    viewer: Viewer
+
+
+@dataclass
+class _Room:
+    connections: set[Connection] = field(default_factory=set)
+    # Broadcasts of one match go out one at a time, so views never arrive out of order.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """Per-match sets of open WebSocket connections."""
+
+    def __init__(self) -> None:
+        self._rooms: defaultdict[str, _Room] = defaultdict(_Room)
+
+    async def join(self, match_id: str, connection: Connection, load: Callable[[], Render]) -> None:
+        """Add ``connection`` to its match's room and send it the current view.
+
+        Under the room's lock, so no broadcast can overtake this first view with an older one.
+        """
+        room = self._rooms[match_id]
+        async with room.lock:
+            render = await run_in_threadpool(load)
+            room.connections.add(connection)
+            await connection.socket.send_json(_message(render, connection))
+
+    def leave(self, match_id: str, connection: Connection) -> None:
+        room = self._rooms.get(match_id)
+        if room is None:
+            return
+        room.connections.discard(connection)
+        if not room.connections and not room.lock.locked():
+            del self._rooms[match_id]
+
+    def watchers(self, match_id: str) -> int:
+        """How many connections watch ``match_id``."""
+        room = self._rooms.get(match_id)
+        return len(room.connections) if room else 0
+
+    async def broadcast(self, match_id: str, load: Callable[[], Render]) -> None:
+        """Send every connection of ``match_id`` its view of the match as ``load`` finds it.
+
+        ``load`` runs under the room's lock, so a later broadcast never sends an older state.
+        """
+        room = self._rooms.get(match_id)
+        if room is None or not room.connections:
+            return
+        async with room.lock:
+            render = await run_in_threadpool(load)
+            for connection in list(room.connections):
+                try:
+                    await connection.socket.send_json(_message(render, connection))
+                except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+                    # A socket closed under us: its own handler removes it; the rest go on.
+                    log.info("dropping a closed connection to match %s: %s", match_id, exc)
+                    room.connections.discard(connection)
+
+
+def _message(render: Render, connection: Connection) -> dict[str, object]:
+    return {"type": "view", "match": render(connection.viewer).model_dump(mode="json")}
