@@ -173,12 +173,12 @@ def test_render_shows_cars_gears_and_status() -> None:
     """render: track with space kinds, both cars, gear boxes, whose turn."""
     state = replay(make("checkered-flag", start="first"), "1 3 1 1 2 6")
     picture = state.render()
-    assert "▲ player 0   C3  C2  N   1  [2]  3   driven 9/48" in picture
-    assert "● player 1   C3  C2  N  [1]  2   3   driven 1/48" in picture
-    assert picture.endswith("» Player 1 ● to choose a gear (in 1st): 1 2")
+    assert "▲ player 1   C3  C2  N   1  [2]  3   driven 9/48" in picture
+    assert "● player 2   C3  C2  N  [1]  2   3   driven 1/48" in picture
+    assert picture.endswith("» Player 2 ● to choose a gear (in 1st): 1 2")
     crashed = replay(make("checkered-flag", start="first"), "1 3 1 1 1 1 1 1 2 6 1 1").render()
-    assert "▲ player 0   C3 [C2] N   1   2   3   driven 10/48" in crashed
-    assert crashed.endswith("» Player 0 ▲ is on C2: move the marker to N (no spin)")
+    assert "▲ player 1   C3 [C2] N   1   2   3   driven 10/48" in crashed
+    assert crashed.endswith("» Player 1 ▲ is on C2: move the marker to N (no spin)")
 
 
 def test_observation_is_json_and_complete() -> None:

@@ -2,7 +2,7 @@
 
 The loop is drawn row by row, 12 spaces a row, in the direction of play. Each space shows its
 number, its kind (``#`` start/finish, ``X`` crash, ``=`` no passing) and the cars on it
-(``▲`` player 0, ``●`` player 1). Below come both gear boxes with the marker in brackets, the
+(``▲`` player 1, ``●`` player 2: people count from one). Below come both gear boxes with the marker in brackets, the
 spinners, and a status line.
 
 >>> from flipgames import make
@@ -18,11 +18,11 @@ Flipsiders: Checkered Flag · track 'short', 16 spaces · 1 lap, goal 16
    cars
 <BLANKLINE>
   # start/finish  X crash  = no passing; play runs left to right, row by row
-  ▲ player 0   C3  C2 [N]  1   2   3   driven 0/16, lap 1/1, space 0
-  ● player 1   C3  C2 [N]  1   2   3   driven 0/16, lap 1/1, space 0
+  ▲ player 1   C3  C2 [N]  1   2   3   driven 0/16, lap 1/1, space 0
+  ● player 2   C3  C2 [N]  1   2   3   driven 0/16, lap 1/1, space 0
   Spinner A: 1 2 3 · Spinner B: 1 2 3 4 5 6
 <BLANKLINE>
-» Player 0 ▲ to choose a gear (in neutral): 1
+» Player 1 ▲ to choose a gear (in neutral): 1
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def render_state(state: CheckeredFlagState) -> str:
     for player, (distance, gear) in enumerate(zip(state.distances, state.gears, strict=True)):
         lap = min(distance // track.length + 1, laps)
         lines.append(
-            f"  {CARS[player]} player {player}  {_gear_box(gear)} driven "
+            f"  {CARS[player]} {game.player_names[player]}  {_gear_box(gear)} driven "
             f"{distance}/{game.goal}, lap {lap}/{laps}, "
             f"space {track.space(distance)}"
         )
