@@ -1,0 +1,206 @@
+// Flip Switch: click a face-down tile to flip it (the server draws its shape at that moment,
+// so no page ever knows it early), or click a face-up tile and then a highlighted neighbour
+// to switch the two.
+
+import { CELL, GridBoard, MARGIN } from "./grid.js";
+import { el, label, valueClass } from "./svg.js";
+
+const SWITCH = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
+const FLIP = /^[a-z][0-9]+$/;
+
+const STAR = (() => {
+  const points = [];
+  for (let i = 0; i < 10; i += 1) {
+    const r = i % 2 === 0 ? 30 : 13;
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    points.push(`${(50 + r * Math.cos(a)).toFixed(1)},${(53 + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return points.join(" ");
+})();
+
+/** One SVG outline per shape the engine can use, drawn in a 100x100 box. */
+export const SHAPES = {
+  heart: () => el("path", { d: "M50 78 C22 58 16 42 26 30 C35 20 47 24 50 34 C53 24 65 20 74 30 C84 42 78 58 50 78 Z" }),
+  square: () => el("rect", { x: 27, y: 27, width: 46, height: 46, rx: 4 }),
+  star: () => el("polygon", { points: STAR }),
+  circle: () => el("circle", { cx: 50, cy: 50, r: 24 }),
+  triangle: () => el("path", { d: "M50 24 L77 73 L23 73 Z" }),
+  diamond: () => el("path", { d: "M50 21 L77 50 L50 79 L23 50 Z" }),
+  cross: () => el("path", { d: "M42 24 h16 v18 h18 v16 h-18 v18 h-16 v-18 h-18 v-16 h18 Z" }),
+  moon: () => el("path", { d: "M58 23 A28 28 0 1 0 58 77 A22 22 0 1 1 58 23 Z" }),
+};
+
+const isShape = (text) => Object.hasOwn(SHAPES, text);
+
+/** Turns for the move list: a flip carries the shape it revealed as a chance part. */
+export function describeTurns(history) {
+  const turns = [];
+  for (const text of history) {
+    const last = turns[turns.length - 1];
+    if (isShape(text) && last) last.parts.push({ text, chance: true });
+    else turns.push({ player: null, parts: [{ text, chance: false }] });
+  }
+  return turns;
+}
+
+const TRAY = 118;
+
+export function createBoard(host, ctx) {
+  let grid = null;
+  let view = null;
+  let options = {};
+  let selected = null;
+
+  function build(size) {
+    grid = new GridBoard(host, {
+      size,
+      flipped: false,
+      below: TRAY,
+      title: "Flip Switch board",
+      onPick: pick,
+      onBackground: () => select(null),
+    });
+  }
+
+  const legal = () => view.legal || [];
+  const switches = () => legal().map((t) => SWITCH.exec(t)).filter(Boolean);
+  const entry = (text) => (options.analysis ? options.analysis.get(text) : null);
+
+  function pick(payload) {
+    if (payload.action) {
+      select(null);
+      ctx.onAction(payload.action);
+    } else {
+      select(payload.square === selected ? null : payload.square);
+    }
+  }
+
+  function select(square) {
+    selected = square;
+    drawTargets();
+  }
+
+  function drawTargets() {
+    grid.targets.clear();
+    grid.mark(selected ? [selected] : [], "selected");
+    if (!options.interactive) return;
+    for (const text of legal()) {
+      if (FLIP.test(text)) {
+        grid.target(text, { action: text }, { kind: "source flip", entry: entry(text), title: `flip ${text}` });
+      }
+    }
+    const starts = new Set();
+    for (const [text, a, b] of switches()) {
+      if (selected === a || selected === b) {
+        const other = selected === a ? b : a;
+        grid.target(other, { action: text }, { kind: "move", entry: entry(text), title: `switch ${text}` });
+      }
+      starts.add(a);
+      starts.add(b);
+    }
+    for (const square of starts) {
+      if (square !== selected) grid.target(square, {}, { kind: "source", title: `switch from ${square}` });
+    }
+  }
+
+  function drawTray() {
+    grid.tray.replaceChildren();
+    const obs = view.observation;
+    const side = obs.size * CELL + 2 * MARGIN;
+    [0, 1].forEach((player) => {
+      const x = player === 0 ? MARGIN : side / 2 + 10;
+      const box = el("g", { class: `credits ${obs.to_move === player ? "to-move" : ""}`, "data-credits": player });
+      const rounds = obs.rounds > 1 ? ` · rounds ${obs.round_wins[player]}` : "";
+      box.append(label(x + 100, 14, `${view.players[player]}${rounds}`, "tray-label"));
+      for (let i = 0; i < obs.target; i += 1) {
+        const shape = obs.credited[player][i];
+        const slot = el("g", { transform: `translate(${x + 100 - obs.target * 24 + i * 48} 26) scale(0.46)` }, [
+          el("rect", { class: "credit-slot", x: 4, y: 4, width: 92, height: 92, rx: 14 }),
+        ]);
+        if (shape) slot.append(el("g", { class: `shape shape-${shape}` }, [SHAPES[shape]()]));
+        box.append(slot);
+      }
+      grid.tray.append(box);
+    });
+    const hidden = Object.entries(obs.unrevealed).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
+    grid.tray.append(label(side / 2, 90, hidden.length ? `face down: ${hidden.join(", ")}` : "all tiles face up", "tray-note"));
+    if (options.interactive && legal().includes("pass")) {
+      const button = el("g", { class: `pass-choice ${valueClass(entry("pass"))}`, role: "button", tabindex: 0, "data-action": "pass" }, [
+        el("rect", { x: side / 2 - 40, y: 96, width: 80, height: 20, rx: 10 }),
+        label(side / 2, 106, "pass", "drop-label"),
+      ]);
+      button.addEventListener("click", (event) => {
+        event.stopPropagation();
+        ctx.onAction("pass");
+      });
+      grid.tray.append(button);
+    }
+  }
+
+  return {
+    update(next, opts) {
+      const obs = next.observation;
+      if (!grid || grid.size !== obs.size) build(obs.size);
+      view = next;
+      options = opts;
+      selected = null;
+      const steps = opts.reverse ? [...opts.fresh].reverse() : opts.fresh;
+      steps.forEach((text, step) => {
+        const m = SWITCH.exec(text);
+        if (m) grid.pieces.swap(m[1], m[2], opts.reverse ? 0 : step);
+      });
+      const wanted = new Map();
+      obs.board.forEach((row, rank) => row.forEach((shape, file) => {
+        wanted.set(String.fromCharCode(97 + file) + (rank + 1), { shape, nullified: shape !== null && Object.hasOwn(obs.nullified, shape) });
+      }));
+      if (obs.flipping) wanted.get(obs.flipping.square).flipping = true;
+      grid.pieces.sync(wanted, makeTile, setTile, Math.max(0, opts.fresh.length - 1));
+      const last = next.last ? next.last.action : null;
+      const lastSwitch = last ? SWITCH.exec(last) : null;
+      const lastSquares = lastSwitch ? [lastSwitch[1], lastSwitch[2]] : [];
+      // After a flip the last action is the shape drawn; the flipped square is the one before.
+      const history = next.history || [];
+      if (last && isShape(last) && history.length >= 2) lastSquares.push(history[history.length - 2]);
+      grid.mark(lastSquares, "last");
+      const banned = obs.banned_switch ? SWITCH.exec(obs.banned_switch) : null;
+      grid.mark(banned ? [banned[1], banned[2]] : [], "banned");
+      grid.mark([], "hint");
+      drawTargets();
+      drawTray();
+    },
+    hint(action) {
+      const m = SWITCH.exec(action);
+      grid.mark(m ? [m[1], m[2]] : FLIP.test(action) ? [action] : [], "hint");
+    },
+  };
+}
+
+function makeTile() {
+  return el("g", {}, [
+    el("g", { class: "spin" }, [
+      el("rect", { class: "shadow", x: 9, y: 11, width: 84, height: 84, rx: 12 }),
+      el("rect", { class: "tile-back", x: 8, y: 8, width: 84, height: 84, rx: 12 }),
+      el("path", { class: "back-pattern", d: "M50 20 L80 50 L50 80 L20 50 Z M50 34 L66 50 L50 66 L34 50 Z" }),
+      el("rect", { class: "tile-front", x: 8, y: 8, width: 84, height: 84, rx: 12 }),
+      el("g", { class: "shape" }),
+    ]),
+  ]);
+}
+
+/** Show a tile's shape (or its back); true when it turned face up. */
+function setTile(tile, data) {
+  const before = tile.dataset.shape;
+  const shape = data.shape || "";
+  tile.dataset.shape = shape;
+  tile.classList.toggle("face-down", !shape);
+  tile.classList.toggle("nullified", data.nullified);
+  tile.classList.toggle("being-flipped", Boolean(data.flipping));
+  const holder = tile.querySelector(".shape");
+  if (holder.dataset.drawn !== shape) {
+    holder.replaceChildren(...(shape ? [SHAPES[shape]()] : []));
+    holder.setAttribute("class", `shape shape-${shape}`);
+    holder.dataset.drawn = shape;
+  }
+  tile.setAttribute("aria-label", shape ? `${shape}${data.nullified ? " (nullified)" : ""}` : "face-down tile");
+  return before !== undefined && before !== shape;
+}

@@ -1,0 +1,159 @@
+// FlipFour: drop a piece from your hand (pick its face in the tray under the board, then a
+// square) or click a piece on the board and one of its targets. Four in a line wins.
+
+import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
+import { alternatingTurns, bestEntry, el, label, replayMoves } from "./svg.js";
+
+const DROP = /^([RB])@([a-z][0-9]+)$/;
+const MOVE = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
+const OWNERS = ["white", "black"];
+const FACES = { R: "rook", B: "bishop" };
+
+/** {face, to} for a drop, {from, to} for a move, null otherwise. */
+export function parseAction(text) {
+  let match = DROP.exec(text);
+  if (match) return { face: match[1], to: match[2] };
+  match = MOVE.exec(text);
+  return match ? { from: match[1], to: match[2] } : null;
+}
+
+export const describeTurns = alternatingTurns;
+
+const TRAY = 130;
+
+export function createBoard(host, ctx) {
+  let grid = null;
+  let view = null;
+  let options = {};
+  // What the player has picked: {square} of a board piece or {face} from the hand.
+  let picked = null;
+
+  function build() {
+    grid = new GridBoard(host, {
+      size: 5,
+      flipped: ctx.seat === 1,
+      below: TRAY,
+      title: "FlipFour board",
+      onPick: pick,
+      onBackground: () => choose(null),
+    });
+  }
+
+  function pick(payload) {
+    if (payload.action) {
+      choose(null);
+      ctx.onAction(payload.action);
+      return;
+    }
+    const same = picked && payload.square === picked.square && payload.face === picked.face;
+    choose(same ? null : payload);
+  }
+
+  function choose(next) {
+    picked = next;
+    drawTargets();
+    drawTray();
+  }
+
+  function legal() {
+    return (view.legal || []).map((text) => ({ text, ...parseAction(text) })).filter((a) => a.to);
+  }
+
+  function drawTargets() {
+    grid.targets.clear();
+    grid.mark(picked && picked.square ? [picked.square] : [], "selected");
+    if (!options.interactive) return;
+    const analysis = options.analysis;
+    const entry = (text) => (analysis ? analysis.get(text) : null);
+    if (picked) {
+      for (const action of legal()) {
+        const fits = picked.face ? action.face === picked.face : action.from === picked.square;
+        if (fits) grid.target(action.to, { action: action.text }, { entry: entry(action.text), title: action.text });
+      }
+    }
+    const sources = new Map();
+    for (const action of legal()) {
+      if (!action.from) continue;
+      if (!sources.has(action.from)) sources.set(action.from, []);
+      sources.get(action.from).push(entry(action.text));
+    }
+    for (const [square, entries] of sources) {
+      if (picked && square === picked.square) continue;
+      grid.target(square, {}, { kind: "source", entry: analysis ? bestEntry(entries) : null, title: `move from ${square}` });
+    }
+  }
+
+  // The tray: each side's pieces in hand, and for the mover the two faces to drop.
+  function drawTray() {
+    grid.tray.replaceChildren();
+    const obs = view.observation;
+    const side = 5 * CELL + 2 * MARGIN;
+    obs.in_hand.forEach((count, player) => {
+      const right = player === (ctx.seat === 1 ? 0 : 1);
+      const x0 = right ? side - MARGIN - 4 * 34 : MARGIN;
+      const hand = el("g", { class: "hand", "data-hand": player });
+      hand.append(label(x0 + 68, 18, `${view.players[player]} · ${count} in hand`, "tray-label"));
+      for (let i = 0; i < 4; i += 1) {
+        const disc = el("circle", { cx: x0 + 17 + i * 34, cy: 55, r: 14, class: `hand-disc piece-${OWNERS[player]} ${i < count ? "" : "used"}` });
+        hand.append(disc);
+      }
+      grid.tray.append(hand);
+    });
+    if (!options.interactive) return;
+    const drops = new Set(legal().filter((a) => a.face).map((a) => a.face));
+    const mover = OWNERS[obs.to_move];
+    ["R", "B"].forEach((face, i) => {
+      if (!drops.has(face)) return;
+      const chosen = picked && picked.face === face;
+      const button = el("g", {
+        class: `drop-choice ${chosen ? "chosen" : ""}`,
+        transform: `translate(${side / 2 - 92 + i * 96} 8) scale(0.88)`,
+        role: "button",
+        tabindex: 0,
+        "data-drop": face,
+        "aria-label": `drop a piece ${FACES[face]} face up`,
+      });
+      button.append(el("rect", { class: "drop-bg", x: -4, y: -4, width: 108, height: 134, rx: 14 }));
+      const piece = makeFacePiece(mover);
+      setFace(piece, FACES[face], mover);
+      piece.classList.add("piece");
+      button.append(piece, label(50, 114, face === "R" ? "+ drop" : "× drop", "drop-label"));
+      const choose = (event) => {
+        event.stopPropagation();
+        pick({ face });
+      };
+      button.addEventListener("click", choose);
+      button.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") choose(event);
+      });
+      grid.tray.append(button);
+    });
+  }
+
+  return {
+    update(next, opts) {
+      if (!grid) build();
+      view = next;
+      options = opts;
+      picked = null;
+      replayMoves(grid, opts, parseAction);
+      const wanted = new Map(Object.entries(next.observation.board));
+      grid.pieces.sync(
+        wanted,
+        (p) => makeFacePiece(OWNERS[p.owner]),
+        (piece, p) => setFace(piece, FACES[p.face], OWNERS[p.owner]),
+        Math.max(0, opts.fresh.length - 1),
+      );
+      const last = next.last ? parseAction(next.last.action) : null;
+      grid.mark(last ? [last.from, last.to].filter(Boolean) : [], "last");
+      grid.mark(next.observation.winning_line || [], "win");
+      grid.mark([], "hint");
+      drawTargets();
+      drawTray();
+    },
+    hint(action) {
+      const a = parseAction(action);
+      if (a) grid.mark([a.from, a.to].filter(Boolean), "hint");
+    },
+  };
+}

@@ -1,0 +1,191 @@
+// What the pages share: game pitches and art, the board module for a game, the players card,
+// the move list, result wording, toasts and the "my games" list kept in this browser.
+
+/** Short pitches for the lobby (the engine's rules text is on /rules/{game}). */
+export const PITCHES = {
+  flipflop: "A chess-like duel on 5x5. Every piece moves as a rook (+) or a bishop (×) and turns over after each move. Land on the enemy goal and survive a turn.",
+  "flipflop-3x3": "The designer's favourite: FlipFlop on a tiny 3x3 board. Fully solved, so the analysis switch shows the perfect-play value of every move.",
+  flipfour: "Four two-faced pieces each. Drop them or move them, rook or bishop style, and make four in a line first.",
+  "rubiks-flip": "Place your two-colour tiles, flip your rival's. Three of one colour in a locked row wins.",
+  "flip-switch": "Nine tiles face down. Flip to reveal, switch neighbours to line up three of a shape. First to two shapes wins.",
+  "checkered-flag": "A push-your-luck race: shift gears, spin, dodge the crash spaces and take the checkered flag.",
+};
+
+/** A small picture per game for cards and dialogs (static SVG markup, no user data). */
+export const ART = {
+  flipflop: `<svg viewBox="0 0 120 80"><rect x="4" y="4" width="112" height="72" rx="10" class="art-board"/>
+    <circle cx="40" cy="40" r="22" class="art-white"/><path d="M40 24v32M24 40h32" class="art-mark-dark"/>
+    <circle cx="80" cy="40" r="22" class="art-black"/><path d="M69 29l22 22M91 29L69 51" class="art-mark-light"/></svg>`,
+  "flipflop-3x3": `<svg viewBox="0 0 120 80"><rect x="30" y="4" width="72" height="72" rx="8" class="art-board"/>
+    <path d="M54 4v72M78 4v72M30 28h72M30 52h72" class="art-grid"/>
+    <circle cx="42" cy="64" r="9" class="art-white"/><circle cx="66" cy="64" r="9" class="art-white"/><circle cx="90" cy="64" r="9" class="art-white"/>
+    <circle cx="42" cy="16" r="9" class="art-black"/><circle cx="66" cy="16" r="9" class="art-black"/><circle cx="90" cy="16" r="9" class="art-black"/></svg>`,
+  flipfour: `<svg viewBox="0 0 120 80"><rect x="4" y="4" width="112" height="72" rx="10" class="art-board"/>
+    <circle cx="22" cy="60" r="11" class="art-white"/><circle cx="46" cy="48" r="11" class="art-white"/>
+    <circle cx="70" cy="36" r="11" class="art-white"/><circle cx="94" cy="24" r="11" class="art-white"/>
+    <path d="M16 66l84-48" class="art-line"/></svg>`,
+  "rubiks-flip": `<svg viewBox="0 0 120 80"><rect x="20" y="6" width="32" height="32" rx="5" class="art-red"/>
+    <rect x="56" y="6" width="32" height="32" rx="5" class="art-yellow"/><rect x="20" y="42" width="32" height="32" rx="5" class="art-blue"/>
+    <rect x="56" y="42" width="32" height="32" rx="5" class="art-whitetile"/><rect x="92" y="24" width="20" height="32" rx="4" class="art-red" transform="skewY(-12) translate(0 22)"/></svg>`,
+  "flip-switch": `<svg viewBox="0 0 120 80"><rect x="6" y="18" width="34" height="34" rx="6" class="art-tile"/>
+    <path d="M23 46c-10-7-12-13-8-17 3-3 7-2 8 2 1-4 5-5 8-2 4 4 2 10-8 17z" class="art-heart"/>
+    <rect x="43" y="18" width="34" height="34" rx="6" class="art-back"/><path d="M60 24l11 11-11 11-11-11z" class="art-back-mark"/>
+    <rect x="80" y="18" width="34" height="34" rx="6" class="art-tile"/><polygon points="97,22 100,31 109,31 102,37 105,46 97,40 89,46 92,37 85,31 94,31" class="art-star"/></svg>`,
+  "checkered-flag": `<svg viewBox="0 0 120 80"><path d="M30 10v64" class="art-pole"/>
+    <g transform="translate(32 10)"><rect width="64" height="40" class="art-flag"/>
+    <path d="M0 0h10v10H0zM20 0h10v10H20zM40 0h10v10H40zM10 10h10v10H10zM30 10h10v10H30zM50 10h10v10H50zM0 20h10v10H0zM20 20h10v10H20zM40 20h10v10H40zM10 30h10v10H10zM30 30h10v10H30zM50 30h10v10H50z" class="art-checks"/></g></svg>`,
+};
+
+/** The board module that draws `game` (both FlipFlop sizes share one). */
+export function loadBoard(game) {
+  const file = game.startsWith("flipflop") ? "flipflop" : game;
+  return import(`/static/boards/${file}.js`);
+}
+
+/** The engine's own one-line status for this position, if its observation has one. */
+export function engineStatus(view) {
+  const obs = view.observation || {};
+  if (typeof obs.status_text === "string") return obs.status_text;
+  if (typeof obs.status === "string" && !["playing", "over", "finished"].includes(obs.status)) return obs.status;
+  return "";
+}
+
+/** The status line: whose turn, then the engine's own words when they add something. */
+export function statusLine(view) {
+  const turn = turnText(view);
+  const engine = engineStatus(view);
+  if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
+  if (engine.toLowerCase().startsWith(turn.toLowerCase())) return engine;
+  return `${turn} · ${engine}`;
+}
+
+/** "White wins", "Draw", or "" while playing. */
+export function resultTitle(view) {
+  if (view.status !== "finished") return "";
+  if (view.result === "1-0") return `${cap(view.players[0])} wins`;
+  if (view.result === "0-1") return `${cap(view.players[1])} wins`;
+  return "Draw";
+}
+
+export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+
+/** Whose turn, seen from this page's seat ("Your move", "Black to move", ...). */
+export function turnText(view) {
+  if (view.status === "finished") return resultTitle(view);
+  const mover = view.current_player;
+  if (mover !== 0 && mover !== 1) return "Spinning…";
+  if ((view.legal || []).length > 0) {
+    return view.mode === "local" ? `${cap(view.players[mover])} to move` : "Your move";
+  }
+  if (view.seat === 0 || view.seat === 1) {
+    return view.mode === "ai" ? "The computer is thinking…" : `Waiting for ${view.players[mover]}…`;
+  }
+  return `${cap(view.players[mover])} to move`;
+}
+
+/** The players card: names, who is who, whose turn. */
+export function renderPlayers(container, view) {
+  container.replaceChildren();
+  view.players.forEach((name, player) => {
+    const row = document.createElement("div");
+    row.className = `player p${player}`;
+    row.dataset.player = player;
+    if (view.status !== "finished" && view.current_player === player) row.classList.add("to-move");
+    if (view.status === "finished") {
+      const won = (view.result === "1-0" && player === 0) || (view.result === "0-1" && player === 1);
+      if (won) row.classList.add("winner");
+    }
+    let who = "";
+    if (view.mode === "ai") who = player === view.seat ? "you" : `computer · ${view.level}`;
+    else if (view.mode === "online") who = player === view.seat ? "you" : "friend";
+    else if (view.mode === "local") who = "this screen";
+    row.innerHTML = `<span class="swatch"></span><span class="name"></span><span class="who"></span>`;
+    row.querySelector(".name").textContent = cap(name);
+    row.querySelector(".who").textContent = who;
+    container.append(row);
+  });
+}
+
+/**
+ * Fill the move list. `turns` come from the board module's describeTurns; `current` is how
+ * many history entries are shown (replay), `onPick(count)` jumps there.
+ */
+export function renderMoves(list, turns, { current = null, onPick = null } = {}) {
+  list.replaceChildren();
+  const paired = turns.length > 0 && turns.every((t, i) => t.player === i % 2);
+  list.classList.toggle("paired", paired);
+  let count = 0;
+  turns.forEach((turn, index) => {
+    const item = document.createElement("li");
+    item.className = "turn";
+    if (turn.player === 0 || turn.player === 1) item.classList.add(`p${turn.player}`);
+    const start = count;
+    count += turn.parts.length;
+    const end = count;
+    for (const part of turn.parts) {
+      const span = document.createElement("span");
+      span.className = part.chance ? "chance" : "act";
+      span.textContent = part.text;
+      item.append(span);
+    }
+    item.dataset.ply = end;
+    if (current !== null && current > start && current <= end) item.classList.add("current");
+    if (onPick) {
+      item.tabIndex = 0;
+      item.addEventListener("click", () => onPick(end));
+    }
+    if (paired) item.value = Math.floor(index / 2) + 1;
+    list.append(item);
+  });
+  const active = list.querySelector(".current") || list.lastElementChild;
+  if (active) active.scrollIntoView({ block: "nearest" });
+}
+
+/** Which history entries are new since the last picture (or undone, with reverse). */
+export function historyDelta(before, after) {
+  const starts = (long, short) => short.every((text, i) => long[i] === text);
+  if (!before) return { fresh: [], reverse: false };
+  if (after.length >= before.length && starts(after, before)) return { fresh: after.slice(before.length), reverse: false };
+  if (before.length > after.length && starts(before, after)) return { fresh: before.slice(after.length), reverse: true };
+  return { fresh: [], reverse: false };
+}
+
+let toastTimer = null;
+
+/** A short message over the board; errors stay until the next action. */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  if (kind !== "error") toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+export function hideToast() {
+  document.getElementById("toast").hidden = true;
+}
+
+const STORE = "flipgames:matches";
+
+/** The matches this browser created or joined, newest first. */
+export function myMatches() {
+  try {
+    const list = JSON.parse(localStorage.getItem(STORE) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remember or refresh a match (merged by id), so the lobby can list it. */
+export function rememberMatch(entry) {
+  const list = myMatches().filter((m) => m.id !== entry.id);
+  const old = myMatches().find((m) => m.id === entry.id) || {};
+  list.unshift({ ...old, ...entry });
+  localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30)));
+}
+
+export function findMatch(id) {
+  return myMatches().find((m) => m.id === id) || null;
+}

@@ -1,0 +1,175 @@
+// The lobby (/): every game with its pitch, art and rules link; a "new game" dialog with the
+// opponent (computer level, friend online, same screen), the seat and the game's rule options
+// as GET /api/games describes them; and the matches this browser has played.
+
+import { api } from "./api.js";
+import { ART, PITCHES, cap, myMatches, rememberMatch } from "./common.js";
+
+const $ = (selector) => document.getElementById(selector);
+let games = [];
+let chosen = null;
+
+function card(game) {
+  const item = document.createElement("article");
+  item.className = "game-card";
+  item.dataset.game = game.name;
+  item.innerHTML = `<div class="card-art" aria-hidden="true">${ART[game.name] || ""}</div>
+    <div class="card-body"><h2></h2><p class="pitch"></p><p class="tags"></p></div>
+    <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play">Play</button></div>`;
+  item.querySelector("h2").textContent = game.title;
+  item.querySelector(".pitch").textContent = PITCHES[game.name] || "";
+  const tags = [`${game.players.length} players`];
+  if (game.has_chance) tags.push("luck");
+  if (game.solved) tags.push("solved");
+  if (game.options.length) tags.push(`${game.options.length} rule options`);
+  item.querySelector(".tags").replaceChildren(...tags.map((t) => {
+    const tag = document.createElement("span");
+    tag.className = `tag ${t === "solved" ? "solved" : ""}`;
+    tag.textContent = t;
+    return tag;
+  }));
+  const rules = item.querySelector(".rules-link");
+  rules.href = `/rules/${encodeURIComponent(game.name)}`;
+  rules.textContent = "Rules";
+  item.querySelector(".play").addEventListener("click", () => openDialog(game));
+  return item;
+}
+
+function option(opt) {
+  const field = document.createElement("label");
+  field.className = "field";
+  field.textContent = opt.name.replace(/_/g, " ");
+  if (opt.help) field.title = opt.help;
+  let input;
+  if (opt.choices && opt.choices.length) {
+    input = document.createElement("select");
+    for (const choice of opt.choices) {
+      const o = document.createElement("option");
+      o.value = choice;
+      o.textContent = String(choice);
+      input.append(o);
+    }
+  } else {
+    input = document.createElement("input");
+    input.type = typeof opt.default === "number" ? "number" : "text";
+    if (opt.minimum !== null && opt.minimum !== undefined) input.min = opt.minimum;
+    if (opt.maximum !== null && opt.maximum !== undefined) input.max = opt.maximum;
+  }
+  input.name = `option:${opt.name}`;
+  input.value = opt.default;
+  input.dataset.option = opt.name;
+  input.dataset.kind = typeof opt.default;
+  field.append(input);
+  if (opt.help) {
+    const help = document.createElement("small");
+    help.textContent = opt.help;
+    field.append(help);
+  }
+  return field;
+}
+
+function openDialog(game) {
+  chosen = game;
+  $("new-game-title").textContent = game.title;
+  $("new-game-pitch").textContent = PITCHES[game.name] || "";
+  $("new-game-art").innerHTML = ART[game.name] || "";
+  $("new-game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
+  $("new-game-error").textContent = "";
+  const level = $("level");
+  level.replaceChildren(...game.levels.map((name) => {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = cap(name);
+    return o;
+  }));
+  const seat = $("seat");
+  seat.replaceChildren(...[0, 1].map((player) => {
+    const o = document.createElement("option");
+    o.value = player;
+    o.textContent = cap(game.players[player]);
+    return o;
+  }));
+  const fieldset = $("options");
+  fieldset.replaceChildren(fieldset.querySelector("legend") || document.createElement("legend"));
+  fieldset.querySelector("legend").textContent = "Rules";
+  for (const opt of game.options) fieldset.append(option(opt));
+  fieldset.hidden = game.options.length === 0;
+  syncMode();
+  $("new-game").showModal();
+}
+
+function syncMode() {
+  const mode = new FormData($("new-game-form")).get("mode");
+  $("level-field").hidden = mode !== "ai";
+  $("seat-field").hidden = mode === "local";
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  const form = new FormData($("new-game-form"));
+  const mode = form.get("mode");
+  const options = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    options[input.dataset.option] = input.dataset.kind === "number" ? Number(input.value) : input.value;
+  }
+  const spec = { game: chosen.name, options, mode };
+  if (mode === "ai") spec.level = form.get("level");
+  if (mode !== "local") spec.seat = Number(form.get("seat"));
+  $("start").disabled = true;
+  try {
+    const created = await api.create(spec);
+    rememberMatch({
+      id: created.id,
+      game: chosen.name,
+      title: chosen.title,
+      mode,
+      play: created.links.play,
+      invite: mode === "online" ? created.links.invite : null,
+      created: Date.now(),
+    });
+    location.href = created.links.play;
+  } catch (err) {
+    $("new-game-error").textContent = err.message;
+  } finally {
+    $("start").disabled = false;
+  }
+}
+
+function listMine() {
+  const mine = myMatches();
+  $("mine").hidden = mine.length === 0;
+  $("my-games").replaceChildren(...mine.map((match) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    const done = match.result && match.result !== "*";
+    link.href = done ? `/replay/${encodeURIComponent(match.id)}` : match.play;
+    link.textContent = match.title || match.game;
+    const detail = document.createElement("span");
+    detail.className = "muted";
+    const mode = { ai: "vs computer", online: "vs friend", local: "same screen" }[match.mode] || "";
+    detail.textContent = ` ${mode} · ${done ? `finished ${match.result} · replay` : "in progress · continue"}`;
+    item.append(link, detail);
+    return item;
+  }));
+}
+
+async function start() {
+  const grid = $("games");
+  try {
+    games = await api.games();
+  } catch (err) {
+    grid.textContent = `The games could not be loaded: ${err.message}`;
+    return;
+  }
+  grid.replaceChildren(...games.map(card));
+  grid.setAttribute("aria-busy", "false");
+  const wanted = new URLSearchParams(location.search).get("game");
+  const game = games.find((g) => g.name === wanted);
+  if (game) openDialog(game);
+}
+
+for (const radio of document.querySelectorAll("input[name=mode]")) radio.addEventListener("change", syncMode);
+$("new-game-form").addEventListener("submit", startGame);
+$("new-game-close").addEventListener("click", () => $("new-game").close());
+listMine();
+start();

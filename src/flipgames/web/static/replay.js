@@ -1,0 +1,108 @@
+// The replay page (/replay/{id}): a finished match step by step, with buttons, a slider,
+// the arrow keys, autoplay, and the move list to jump anywhere.
+
+import { api, matchIdFromPath } from "./api.js";
+import { engineStatus, loadBoard, renderMoves, renderPlayers, resultTitle, toast } from "./common.js";
+
+const id = matchIdFromPath();
+const $ = (selector) => document.getElementById(selector);
+
+let frames = [];
+let index = 0;
+let shown = null;
+let board = null;
+let boardModule = null;
+let timer = null;
+
+function go(to) {
+  index = Math.max(0, Math.min(frames.length - 1, to));
+  const frame = frames[index];
+  const before = shown ? shown.history : null;
+  const after = frame.history;
+  const forward = before && after.length >= before.length;
+  const fresh = before ? (forward ? after.slice(before.length) : before.slice(after.length)) : [];
+  board.update(frame, { interactive: false, analysis: null, fresh, reverse: Boolean(before) && !forward });
+  shown = frame;
+  $("slider").value = index;
+  $("step-label").textContent = `${index} / ${frames.length - 1}`;
+  $("prev").disabled = $("first").disabled = index === 0;
+  $("next").disabled = $("last").disabled = index === frames.length - 1;
+  const last = frame.last ? `after ${frame.last.action}` : "start position";
+  $("status-text").textContent = [last, engineStatus(frame)].filter(Boolean).join(" · ");
+  $("turn-dot").className = `turn-dot p${frame.current_player}`;
+  renderPlayers($("players"), frame);
+  const final = frames[frames.length - 1];
+  renderMoves($("moves"), boardModule.describeTurns(final.history), {
+    current: frame.history.length,
+    onPick: (count) => go(frames.findIndex((f) => f.history.length === count)),
+  });
+}
+
+function play() {
+  if (timer) {
+    clearInterval(timer);
+    timer = null;
+    $("play").textContent = "▶";
+    return;
+  }
+  if (index === frames.length - 1) go(0);
+  $("play").textContent = "⏸";
+  timer = setInterval(() => {
+    if (index >= frames.length - 1) play();
+    else go(index + 1);
+  }, 900);
+}
+
+/**
+ * The replay endpoint sends bare snapshots ({ply, action, by, observation, ...}); give each
+ * the match's fixed fields and the history so far, so boards draw it like any view.
+ */
+function asViews(match, snapshots) {
+  const history = [];
+  return snapshots.map((frame) => {
+    if (frame.action) history.push(frame.action);
+    const last = frame.action ? { action: frame.action, by: frame.by } : null;
+    return { ...match, ...frame, seat: null, seats: [], legal: [], history: [...history], last };
+  });
+}
+
+async function start() {
+  try {
+    const [match, data] = await Promise.all([api.view(id), api.replay(id)]);
+    frames = asViews(match, data.frames);
+  } catch (err) {
+    $("game-title").textContent = "Replay not available";
+    $("status-text").textContent = err.message;
+    return;
+  }
+  const final = frames[frames.length - 1];
+  document.title = `Replay: ${final.title} · flipgames arcade`;
+  $("game-title").textContent = `${final.title} · replay`;
+  $("rules-link").href = `/rules/${encodeURIComponent(final.game)}`;
+  $("result-title").textContent = resultTitle(final);
+  $("result-detail").textContent = engineStatus(final);
+  $("record-link").href = api.recordUrl(id);
+  document.body.dataset.game = final.game;
+  boardModule = await loadBoard(final.game);
+  board = boardModule.createBoard($("board"), { seat: null, onAction: () => toast("This is a replay.") });
+  $("slider").max = frames.length - 1;
+  go(0);
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(index - 1));
+$("next").addEventListener("click", () => go(index + 1));
+$("last").addEventListener("click", () => go(frames.length - 1));
+$("play").addEventListener("click", play);
+$("slider").addEventListener("input", (event) => go(Number(event.target.value)));
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+  if (event.key === "ArrowLeft") go(index - 1);
+  else if (event.key === "ArrowRight") go(index + 1);
+  else if (event.key === "Home") go(0);
+  else if (event.key === "End") go(frames.length - 1);
+  else return;
+  event.preventDefault();
+});
+
+start();

@@ -1,0 +1,74 @@
+// The rules page (/rules/{game}): the engine's own rules summary, laid out for reading, with
+// tabs for the other games and a button to start one.
+
+import { api, matchIdFromPath } from "./api.js";
+import { ART, PITCHES } from "./common.js";
+
+const name = matchIdFromPath();
+const $ = (selector) => document.getElementById(selector);
+
+/** Turn plain rules text into headings, paragraphs and lists (text only, never HTML). */
+function layout(text) {
+  const blocks = [];
+  let list = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.trimEnd();
+    const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+    if (bullet) {
+      if (!list) {
+        list = document.createElement("ul");
+        blocks.push(list);
+      }
+      const item = document.createElement("li");
+      item.textContent = bullet[1];
+      list.append(item);
+      continue;
+    }
+    if (list && /^\s{2,}\S/.test(line)) {
+      list.lastElementChild.textContent += ` ${line.trim()}`;
+      continue;
+    }
+    list = null;
+    if (!line.trim()) continue;
+    const heading = /^[A-Z][^.]{0,40}:$/.test(line.trim()) || /^#+\s/.test(line);
+    const node = document.createElement(heading ? "h3" : "p");
+    node.textContent = line.replace(/^#+\s*/, "");
+    const previous = blocks[blocks.length - 1];
+    if (!heading && previous && previous.tagName === "P" && !/[.:!?)]$/.test(previous.textContent)) {
+      previous.textContent += ` ${node.textContent}`;
+      continue;
+    }
+    blocks.push(node);
+  }
+  return blocks;
+}
+
+async function start() {
+  const games = await api.games().catch(() => []);
+  const tabs = $("rules-tabs");
+  for (const game of games) {
+    const tab = document.createElement("a");
+    tab.href = `/rules/${encodeURIComponent(game.name)}`;
+    tab.textContent = game.title;
+    if (game.name === name) tab.setAttribute("aria-current", "page");
+    tabs.append(tab);
+  }
+  const article = $("rules");
+  try {
+    const rules = await api.rules(name);
+    document.title = `${rules.title} rules · flipgames arcade`;
+    const header = document.createElement("header");
+    header.className = "rules-header";
+    header.innerHTML = `<div class="card-art">${ART[rules.name] || ""}</div><div><h2></h2><p class="muted"></p>` +
+      `<a class="button primary"></a></div>`;
+    header.querySelector("h2").textContent = rules.title;
+    header.querySelector("p").textContent = PITCHES[rules.name] || "";
+    header.querySelector("a").textContent = `Play ${rules.title}`;
+    header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
+    article.replaceChildren(header, ...layout(rules.text));
+  } catch (err) {
+    article.textContent = err.message;
+  }
+}
+
+start();

@@ -1,0 +1,42 @@
+"""Fixtures for the browser tests: one real arcade and one chromium for the whole session.
+
+Nothing here skips: without Debian's chromium (or Playwright) the tests fail and say why.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import chromium, running_arcade  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def arcade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a running ``flipgames serve`` with a fresh SQLite database."""
+    with running_arcade(tmp_path_factory.mktemp("arcade")) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh desktop-sized page that fails the test on any uncaught script error."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    new_page = context.new_page()
+    errors: list[str] = []
+    new_page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield new_page
+    context.close()
+    assert not errors, f"script errors on the page: {errors}"

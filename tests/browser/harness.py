@@ -1,0 +1,116 @@
+"""Run the real arcade and Debian's chromium for the browser tests and the screenshot script.
+
+The server is the real command (``python -m flipgames.cli.serve``) on a free port with an
+SQLite database in a temporary folder; the browser is the system chromium driven by
+Playwright (never a downloaded one)::
+
+    with running_arcade(tmp_path) as base_url, chromium() as browser:
+        page = browser.new_page()
+        page.goto(base_url)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path(os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_arcade(folder: Path, wait_seconds: float = 60.0) -> Iterator[str]:
+    """Start ``flipgames serve`` with its database in ``folder``; yield its base URL."""
+    port = free_port()
+    log_path = folder / "server.log"
+    command = [
+        sys.executable,
+        "-m",
+        "flipgames.cli.serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{folder / 'arcade.sqlite'}",
+    ]
+    with log_path.open("w") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"the arcade exited early:\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/healthz", timeout=2) as answer:
+                    if answer.read() == b"ok":
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the arcade did not start:\n{log_path.read_text()}")
+                time.sleep(0.2)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Launch Debian's chromium through Playwright; fail loudly when it is not installed."""
+    if not CHROMIUM.exists():
+        raise RuntimeError(
+            f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
+            "(apt-get install -y chromium); no browser is ever downloaded"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def api(base_url: str, method: str, path: str, body: Any = None) -> Any:
+    """Call the arcade's JSON API (set-up shortcuts for tests; the pages use their own)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base_url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        raise AssertionError(f"{method} {path} -> {exc.code}: {exc.read().decode()}") from None
