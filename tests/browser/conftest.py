@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import chromium, running_arcade  # noqa: E402
+from harness import chromium, running_arcade
 
 
 @pytest.fixture(scope="session")

@@ -46,10 +46,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_arcade(folder: Path, wait_seconds: float = 60.0) -> Iterator[str]:
-    """Start ``flipgames serve`` with its database in ``folder``; yield its base URL."""
-    port = free_port()
-    log_path = folder / "server.log"
+def running_arcade(
+    folder: Path, port: int | None = None, wait_seconds: float = 60.0
+) -> Iterator[str]:
+    """Start ``flipgames serve`` with its database in ``folder``; yield its base URL.
+
+    Starting it again with the same folder and port is a server restart.
+    """
+    port = port or free_port()
+    log_path = folder / f"server-{time.monotonic_ns()}.log"
     command = [
         sys.executable,
         "-m",
@@ -71,9 +76,10 @@ def running_arcade(folder: Path, wait_seconds: float = 60.0) -> Iterator[str]:
                 with urllib.request.urlopen(f"{base_url}/healthz", timeout=2) as answer:
                     if answer.read() == b"ok":
                         break
-            except OSError:
+            except OSError as exc:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"the arcade did not start:\n{log_path.read_text()}")
+                    log_text = log_path.read_text()
+                    raise RuntimeError(f"the arcade did not start:\n{log_text}") from exc
                 time.sleep(0.2)
         yield base_url
     finally:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness import api
+from harness import api, free_port, running_arcade
 
 MY_TURN_OR_OVER = (
     "() => !document.body.classList.contains('busy') &&"
@@ -160,8 +160,12 @@ def test_finished_game_replays_step_by_step(page: Any, arcade: str) -> None:
     created = api(arcade, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "local"})
     actions = ["a1-a2", "b3xb1", "c1xb1", "a3-b3", "b1-c2"]
     for action in actions:
-        api(arcade, "POST", f"/api/matches/{created['id']}/actions",
-            {"token": created["token"], "action": action})
+        api(
+            arcade,
+            "POST",
+            f"/api/matches/{created['id']}/actions",
+            {"token": created["token"], "action": action},
+        )
     page.goto(f"{arcade}/replay/{created['id']}")
     page.wait_for_selector(".board-svg")
     assert page.inner_text("#step-label") == "0 / 5"
@@ -210,7 +214,9 @@ def test_hint_analysis_and_undo_against_the_ai(page: Any, arcade: str) -> None:
 
 
 def test_phone_sized_screen(browser: Any, arcade: str) -> None:
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     try:
         p = phone.new_page()
         for game in ("flipflop", "rubiks-flip", "checkered-flag"):
@@ -221,3 +227,31 @@ def test_phone_sized_screen(browser: Any, arcade: str) -> None:
             assert width <= 390, f"{game}: the page scrolls sideways ({width}px)"
     finally:
         phone.close()
+
+
+def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_path: Any) -> None:
+    port = free_port()
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    try:
+        page = context.new_page()
+        with running_arcade(tmp_path, port=port) as base:
+            created = api(base, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+            friend = created["links"]["invite"].split("token=")[1]
+            page.goto(base + created["links"]["play"])
+            page.wait_for_selector("#live.live")
+            page.click(".target[data-target=a1]")
+            page.click(".target[data-target=a2]")
+            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 1")
+        # The server is gone: the page says so and keeps retrying with growing delays.
+        page.wait_for_selector("#live.reconnecting")
+        with running_arcade(tmp_path, port=port) as base:
+            # The friend answers while the page is still waiting to reconnect.
+            body = {"token": friend, "action": "b3xb1"}
+            api(base, "POST", f"/api/matches/{created['id']}/actions", body)
+            page.wait_for_selector("#live.live", timeout=20000)
+            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 2")
+            assert " ".join(shown_moves(page)).split() == ["a1-a2", "b3xb1"]
+            assert page.inner_text("#status-text").startswith("Your move")
+            assert piece_squares(page)["b1"] == "bishop"
+    finally:
+        context.close()

@@ -14,6 +14,10 @@ let board = null;
 let boardModule = null;
 let timer = null;
 
+const icon = (d) => `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="${d}"/></svg>`;
+const PLAY = icon("M7 5l12 7-12 7z");
+const PAUSE = icon("M8 5v14M16 5v14");
+
 function go(to) {
   index = Math.max(0, Math.min(frames.length - 1, to));
   const frame = frames[index];
@@ -42,11 +46,13 @@ function play() {
   if (timer) {
     clearInterval(timer);
     timer = null;
-    $("play").textContent = "▶";
+    $("play").innerHTML = PLAY;
+    $("play").setAttribute("aria-label", "play");
     return;
   }
   if (index === frames.length - 1) go(0);
-  $("play").textContent = "⏸";
+  $("play").innerHTML = PAUSE;
+  $("play").setAttribute("aria-label", "pause");
   timer = setInterval(() => {
     if (index >= frames.length - 1) play();
     else go(index + 1);
@@ -62,7 +68,7 @@ function asViews(match, snapshots) {
   return snapshots.map((frame) => {
     if (frame.action) history.push(frame.action);
     const last = frame.action ? { action: frame.action, by: frame.by } : null;
-    return { ...match, ...frame, seat: null, seats: [], legal: [], history: [...history], last };
+    return { ...match, ...frame, mode: "replay", seat: null, seats: [], legal: [], history: [...history], last };
   });
 }
 

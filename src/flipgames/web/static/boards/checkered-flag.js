@@ -4,7 +4,7 @@
 
 import { el, label, valueClass, valueText } from "./svg.js";
 
-const W = 640;
+const W = 680;
 const H = 420;
 const STRAIGHT = 280;
 const RADIUS = 140;

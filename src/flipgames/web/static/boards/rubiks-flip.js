@@ -122,10 +122,10 @@ export function createBoard(host, ctx) {
       const x = player === 0 ? MARGIN : side - MARGIN - 150;
       const [a, b] = obs.colours[player];
       const hand = el("g", { class: "hand", "data-hand": player });
-      hand.append(label(x + 75, 16, `${view.players[player]}: ${count} left`, "tray-label"));
+      hand.append(label(x + 75, 18, `${view.players[player]}: ${count}`, "tray-label"));
       for (let i = 0; i < 8; i += 1) {
         const c = i % 2 === 0 ? a : b;
-        hand.append(el("rect", { class: `mini-tile colour-${c} ${i < count ? "" : "used"}`, x: x + i * 19, y: 32, width: 15, height: 15, rx: 3 }));
+        hand.append(el("rect", { class: `mini-tile colour-${c} ${i < count ? "" : "used"}`, x: x + i * 19, y: 36, width: 16, height: 16, rx: 3 }));
       }
       grid.tray.append(hand);
     });
@@ -134,11 +134,11 @@ export function createBoard(host, ctx) {
     if (!mine.includes(colour)) colour = mine[0];
     const { step } = stage();
     const prompt = {
-      flip: "Step 1: pick a tile to flip",
-      to: "Step 2: where it lands",
-      place: needsFlip() ? "Step 3: colour, then square" : "Pick a colour, then a square",
+      flip: "1. Flip a tile",
+      to: "2. Where it lands",
+      place: needsFlip() ? "Colour, then square" : "Colour, then square",
     }[step];
-    grid.tray.append(label(side / 2 - 70, 94, prompt, "tray-prompt"));
+    grid.tray.append(label(side / 2 - 64, 98, prompt, "tray-prompt"));
     mine.forEach((c, i) => {
       const button = el("g", {
         class: `colour-choice ${c === colour ? "chosen" : ""}`,
