@@ -82,7 +82,6 @@ export class LiveMatch {
     this.maxDelay = maxDelay;
     this.delay = minDelay;
     this.socket = null;
-    this.stopped = false;
     this.timer = null;
   }
 
@@ -92,7 +91,6 @@ export class LiveMatch {
   }
 
   start() {
-    this.stopped = false;
     this.connect();
     // A laptop waking up or a phone coming back online should not wait for the backoff timer.
     window.addEventListener("online", () => this.reconnectNow());
@@ -120,7 +118,7 @@ export class LiveMatch {
       else if (message.type === "error") this.onError(message.error);
     });
     socket.addEventListener("close", (event) => {
-      if (this.socket !== socket || this.stopped) return;
+      if (this.socket !== socket) return;
       // 4xxx closes are the server refusing us (unknown match, bad token): retrying cannot help.
       if (event.code >= 4000 && event.code < 5000) {
         this.onStatus("closed", event.reason);
@@ -139,25 +137,11 @@ export class LiveMatch {
   }
 
   reconnectNow() {
-    if (this.stopped) return;
     const open = this.socket && this.socket.readyState <= WebSocket.OPEN;
     if (!open) {
       this.delay = this.minDelay;
       this.connect();
     }
-  }
-
-  /** Send an action over the socket; false when not connected (the caller then uses HTTP). */
-  send(action, ply) {
-    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
-    this.socket.send(JSON.stringify({ type: "action", action, ply }));
-    return true;
-  }
-
-  stop() {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    if (this.socket) this.socket.close();
   }
 }
 

@@ -130,11 +130,6 @@ export class PieceLayer {
       if (update(piece, data, square)) restartAnimation(piece, "flipping");
     }
   }
-
-  clear() {
-    for (const piece of this.items.values()) piece.remove();
-    this.items.clear();
-  }
 }
 
 /**
