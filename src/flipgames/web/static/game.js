@@ -112,6 +112,11 @@ async function loadAnalysis() {
     const data = await api.analysis(id, token);
     analysis = new Map(data.actions.map((a) => [a.action, a]));
   } catch (err) {
+    // Solved with the default rules need not mean solved with this match's options.
+    if (err.code === "unavailable") {
+      $("analysis-toggle").checked = false;
+      $("analysis-switch").hidden = true;
+    }
     toast(err.message, "error");
     return;
   }
