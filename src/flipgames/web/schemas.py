@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
-#: Seeds stay below 2**53 so that JavaScript reads them exactly.
-MAX_SEED = 2**53 - 1
+#: Seeds fit a signed 64-bit column. The seed decides every chance outcome, so it is a secret
+#: until the match ends: the server picks it from 63 random bits, too many to search for.
+MAX_SEED = 2**63 - 1
 
 
 class _Request(BaseModel):

@@ -1,0 +1,110 @@
+"""The real server in a subprocess: play, kill it (SIGKILL), start it again on the same
+database, and finish the match where it was."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(port: int, database: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``flipgames serve`` on ``port``; killed (SIGKILL) on leaving, whatever happened."""
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "flipgames.cli.serve", "--port", str(port), "--db", database],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_until_up(port, process, log)
+        yield process
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    for _ in range(300):  # a bounded wait (at most about 30 s), not a timing assertion
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
+                if answer.read() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the server did not come up:\n{log.read_text()}")
+
+
+def call(port: int, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=data,
+        method=method,
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    log = tmp_path / "server.log"
+    port = free_port()
+    with server(port, database, log) as process:
+        created = call(port, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+        match_id = created["id"]
+        tokens = [created["token"], created["links"]["invite"].split("token=")[1]]
+        for seat, action in ((0, "b1-b2"), (1, "a3-a2"), (0, "b2-a3")):
+            body = {"token": tokens[seat], "action": action}
+            view = call(port, "POST", f"/api/matches/{match_id}/actions", body)
+        with connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}") as watcher:
+            assert json.loads(watcher.recv(timeout=30))["match"]["ply"] == 3
+            process.kill()
+            process.wait(timeout=30)
+    assert "flipgames arcade: open http://127.0.0.1:" in log.read_text()
+
+    port = free_port()
+    with server(port, database, log):
+        resumed = call(port, "GET", f"/api/matches/{match_id}?token={tokens[1]}")
+        assert resumed["history"] == view["history"] == ["b1-b2", "a3-a2", "b2-a3"]
+        assert resumed["current_player"] == 1
+        # A spectator reconnecting after the crash catches up at once.
+        with connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}") as watcher:
+            assert json.loads(watcher.recv(timeout=30))["match"]["history"] == view["history"]
+        rng = random.Random(3)
+        while resumed["status"] == "playing":
+            token = tokens[resumed["current_player"]]
+            legal = call(port, "GET", f"/api/matches/{match_id}?token={token}")["legal"]
+            body = {"token": token, "action": rng.choice(legal)}
+            resumed = call(port, "POST", f"/api/matches/{match_id}/actions", body)
+        record = call(port, "GET", f"/api/matches/{match_id}/record")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            call(port, "POST", f"/api/matches/{match_id}/actions", body)
+        assert refused.value.code == 409
+    assert record["actions"][:3] == ["b1-b2", "a3-a2", "b2-a3"]
+    assert record["result"] == resumed["result"] != "*"
+    # Seat tokens went over the wire in query strings, but never into the log.
+    assert tokens[1] not in log.read_text()
