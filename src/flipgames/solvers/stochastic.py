@@ -50,6 +50,7 @@ import json
 import math
 import sys
 import time
+import zlib
 from array import array
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
@@ -60,14 +61,14 @@ from flipgames.solvers import cache
 from flipgames.solvers.retrograde import SolverError
 
 #: Bump when the payload or the canonical strategies change: old cache files are then ignored.
-VERSION = 1
+VERSION = 2
 
 Progress = Callable[[str], None]
 #: A fixed way to play: the action a player takes in a position (called once per position).
 Policy = Callable[[State], int]
 
 _REPORT_EVERY = 200_000
-#: Arrays of node and fraction ids in payloads: 32-bit little-endian integers in base64.
+#: Node and fraction ids: 32-bit integers (little-endian in payloads).
 _ID_TYPE = "i"
 
 
@@ -79,18 +80,31 @@ def _encode_key(key: Hashable) -> str:
         raise SolverError(f"position keys must be JSON-encodable (tuples, ints): {exc}") from None
 
 
+# Payload blobs are zlib-compressed (fast level) and base64-encoded: JSON-native, and a few
+# tens of megabytes for Flip Switch instead of half a gigabyte of text for the cache to gzip.
+def _compress(data: bytes) -> str:
+    return base64.b64encode(zlib.compress(data, 1)).decode("ascii")
+
+
+def _decompress(text: Any, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise SolverError(f"malformed stochastic solution: {what} is not a string")
+    try:
+        return zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
+    except (ValueError, zlib.error) as exc:
+        raise SolverError(f"malformed stochastic solution: {what}: {exc}") from None
+
+
 def _pack(ids: array[int]) -> str:
-    data = ids if sys.byteorder == "little" else array(_ID_TYPE, ids)
-    if data is not ids:
-        data.byteswap()
-    return base64.b64encode(data.tobytes()).decode("ascii")
+    if sys.byteorder != "little":
+        ids = array(_ID_TYPE, ids)
+        ids.byteswap()
+    return _compress(ids.tobytes())
 
 
 def _unpack(text: Any, length: int, what: str) -> array[int]:
-    if not isinstance(text, str):
-        raise SolverError(f"malformed stochastic solution: {what} is not a string")
     ids = array(_ID_TYPE)
-    ids.frombytes(base64.b64decode(text.encode("ascii"), validate=True))
+    ids.frombytes(_decompress(text, what))
     if sys.byteorder != "little":
         ids.byteswap()
     if len(ids) != length:
@@ -203,12 +217,13 @@ class StochasticSolution:
     # --- disk cache -------------------------------------------------------------------------
 
     def to_payload(self) -> dict[str, Any]:
-        """A JSON-native form: keys as JSON text, fractions as ``"n/d"``, ids in base64."""
+        """A JSON-native form: keys as JSON text and ids as 32-bit integers, both compressed,
+        and fractions as ``"n/d"``."""
         return {
             "positions": self.positions,
             "seconds": self.seconds,
             "policies": list(self.policies),
-            "keys": "\n".join(self._index),
+            "keys": _compress("\n".join(self._index).encode()),
             "fractions": [f"{f.numerator}/{f.denominator}" for f in self._fractions],
             "value": _pack(self._value),
             "win": _pack(self._win),
@@ -221,13 +236,15 @@ class StochasticSolution:
         """Rebuild from :meth:`to_payload`; :class:`SolverError` if anything does not fit."""
         try:
             positions = payload["positions"]
-            keys = payload["keys"].split("\n")
+            keys = _decompress(payload["keys"], "keys").decode().split("\n")
             fractions = [Fraction(text) for text in payload["fractions"]]
             seconds = float(payload["seconds"])
             first, second = payload["policies"]
             value, win, loss, canonical = (
                 _unpack(payload[k], positions, k) for k in ("value", "win", "loss", "canonical")
             )
+        except SolverError:
+            raise
         except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
             raise SolverError(f"malformed stochastic solution: {exc!r}") from None
         if len(keys) != positions or len(set(keys)) != positions:
