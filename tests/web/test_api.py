@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from flipgames import game_names, make, replay_record
+from flipgames.solvers.stochastic import cached_solve
 from flipgames.web.ai import Solutions
 from flipgames.web.app import create_app
 from flipgames.web.settings import Settings
@@ -71,7 +72,11 @@ def test_games_lists_every_game_with_options_and_levels(client: TestClient) -> N
     assert ff3["solved"] is True
     assert ff3["levels"][-1] == "perfect"
     assert games["flipflop"]["solved"] is False
-    assert "perfect" not in games["flipflop"]["levels"]
+    assert games["flipflop"]["levels"] == ["easy", "medium", "hard"]
+    # Flip Switch is solved, but in about ten minutes: without a cached solution the arcade
+    # offers neither perfect play nor analysis.
+    assert games["flip-switch"]["solved"] is False
+    assert "perfect" not in games["flip-switch"]["levels"]
     switch = games["flip-switch"]
     assert switch["has_chance"] is True
     rounds = next(o for o in switch["options"] if o["name"] == "rounds")
@@ -243,13 +248,35 @@ def test_analysis_values_every_legal_action(client: TestClient) -> None:
         assert (row["remoteness"] is None) == (row["value"] == "draw")
 
 
-def test_analysis_of_an_unsolved_game_is_unavailable(client: TestClient) -> None:
-    created = create(client, "flipfour", mode="local")
+@pytest.mark.parametrize("game", ["flipfour", "flip-switch"])
+def test_analysis_of_an_unsolved_or_uncached_game_is_unavailable(
+    client: TestClient, game: str
+) -> None:
+    created = create(client, game, mode="local")
     response = client.get(
         f"/api/matches/{created['id']}/analysis", params={"token": created["token"]}
     )
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "unavailable"
+
+
+def test_a_cached_chance_game_has_analysis_hints_and_a_perfect_ai(client: TestClient) -> None:
+    game = make("checkered-flag", track="short")
+    solution = cached_solve(game)  # into the test session's solver cache
+    created = create(
+        client, "checkered-flag", mode="ai", level="perfect", options={"track": "short"}
+    )
+    match_id, token = created["id"], created["token"]
+    state = game.state_from_actions(created["match"]["history"])
+    rows = client.get(f"/api/matches/{match_id}/analysis", params={"token": token}).json()
+    expected = {
+        state.action_to_string(a): float(v) for a, v in solution.action_values(state).items()
+    }
+    assert {r["action"]: r["value"] for r in rows["actions"]} == expected
+    assert all(r["remoteness"] is None for r in rows["actions"])
+    hint = client.get(f"/api/matches/{match_id}/hint", params={"token": token}).json()
+    assert hint["level"] == "perfect"
+    assert hint["action"] in [state.action_to_string(a) for a in solution.best_actions(state)]
 
 
 def test_record_replays_in_the_engine_and_shows_the_seed_only_at_the_end(

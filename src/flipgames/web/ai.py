@@ -1,39 +1,65 @@
-"""Solved games, as the arcade's analysis needs them.
+"""AI levels and solved games as the arcade offers them.
 
-The AI levels themselves come from :mod:`flipgames.agents.levels`. Analysis lists a value for
-every legal action, which the retrograde solution of a deterministic game gives directly; a
-solution is computed once per game and options and kept for the app's lifetime (about 2.5 s
-for FlipFlop 3x3).
+The levels come from :mod:`flipgames.agents.levels`, with one web rule: ``perfect`` play, hints
+and analysis are offered only where the solution is *ready*, meaning it can be had within a
+request. A deterministic solved game is (FlipFlop 3x3 solves in about 2.5 s); a chance game
+is once its stochastic solution is in the solver's disk cache, which ``flipgames solve GAME``
+fills (Flip Switch takes about ten minutes, far too long for a request). Each solution is
+loaded once per app and shared by the perfect player, hints and analysis.
 
 >>> from flipgames import make
->>> Solutions.supports(make("flipflop-3x3")), Solutions.supports(make("flipflop"))
-(True, False)
+>>> solutions = Solutions()
+>>> solutions.levels(make("flipflop-3x3"))
+['easy', 'medium', 'hard', 'perfect']
+>>> solutions.levels(make("flipflop"))
+['easy', 'medium', 'hard']
 """
 
 from __future__ import annotations
 
+import random
 import threading
 
-from flipgames.agents.levels import is_solved
+from flipgames.agents.base import Agent
+from flipgames.agents.levels import is_solved, levels_for, make_level_agent
+from flipgames.agents.perfect import PerfectAgent
 from flipgames.core.game import Game
-from flipgames.solvers import retrograde
+from flipgames.solvers import cache, retrograde, stochastic
+
+Solution = retrograde.Solution | stochastic.StochasticSolution
 
 
 class Solutions:
-    """Retrograde solutions of the solved deterministic games, solved on first use."""
+    """The solutions of solved games, loaded on first use and kept for the app's lifetime."""
 
     def __init__(self) -> None:
-        self._solved: dict[Game, retrograde.Solution] = {}
+        self._solved: dict[Game, Solution] = {}
         self._lock = threading.Lock()
 
-    @staticmethod
-    def supports(game: Game) -> bool:
-        """True when ``game`` (with its options) has per-action values to show."""
-        return game.deterministic and is_solved(game)
+    def ready(self, game: Game) -> bool:
+        """True when ``game`` (with its options) is solved and its solution can be had now."""
+        if not is_solved(game):
+            return False
+        if game.deterministic or game in self._solved:
+            return True
+        return cache.cache_path("stochastic", stochastic.VERSION, game).exists()
 
-    def get(self, game: Game) -> retrograde.Solution:
-        """The solution of ``game``; one solve however many requests ask at once."""
+    def get(self, game: Game) -> Solution:
+        """The solution of a :meth:`ready` game; one load however many requests ask at once."""
         with self._lock:
             if game not in self._solved:
-                self._solved[game] = retrograde.solve(game)
+                if game.deterministic:
+                    self._solved[game] = retrograde.solve(game)
+                else:
+                    self._solved[game] = stochastic.cached_solve(game)
             return self._solved[game]
+
+    def levels(self, game: Game) -> list[str]:
+        """The levels the arcade offers for ``game``, weakest first."""
+        return [level for level in levels_for(game) if level != "perfect" or self.ready(game)]
+
+    def agent(self, game: Game, level: str, rng: random.Random) -> Agent:
+        """The agent for one of :meth:`levels`."""
+        if level == "perfect":
+            return PerfectAgent(rng, self.get(game))
+        return make_level_agent(game, level, rng)

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from flipgames.agents.levels import is_solved, levels_for
 from flipgames.core.registry import game_names
 from flipgames.web import schemas
 from flipgames.web.errors import ApiError
@@ -88,8 +87,8 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 players=list(game.player_names),
                 has_chance=game.has_chance,
                 options=options,
-                levels=levels_for(game),
-                solved=is_solved(game),
+                levels=service.solutions.levels(game),
+                solved=service.solutions.ready(game),
             )
         )
     return games

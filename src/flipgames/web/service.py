@@ -35,7 +35,6 @@ from typing import cast
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from flipgames.agents.levels import levels_for, make_level_agent
 from flipgames.core.errors import (
     FlipgamesError,
     IllegalActionError,
@@ -45,7 +44,7 @@ from flipgames.core.errors import (
 from flipgames.core.game import Game, State, sample_chance
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
-from flipgames.solvers.retrograde import WORDS
+from flipgames.solvers.retrograde import WORDS, Solution
 from flipgames.web import schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.db import actions, matches, seats
@@ -58,7 +57,7 @@ SPECTATOR: Viewer = frozenset()
 
 # Option values from the web are names, never paths: some options (a Checkered Flag track)
 # also accept a file path, and a browser must not make the server read its files.
-_OPTION_TEXT = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_OPTION_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -136,7 +135,7 @@ class MatchService:
                     422,
                     "bad_option",
                     f"bad value {value!r} for option {key!r}: the web takes names made of "
-                    "letters, digits, '.', '_' and '-' (no file paths)",
+                    "letters, digits, '_' and '-' (no file paths)",
                 )
         try:
             return cls(options)
@@ -161,11 +160,12 @@ class MatchService:
             raise ApiError(422, "bad_request", f"seat must be 0..{game.num_players - 1}: {seat}")
         if mode == "ai":
             level = level or "easy"
-            levels = levels_for(game)
+            levels = self.solutions.levels(game)
             if level not in levels:
                 if level == "perfect":
                     raise unavailable(
-                        f"{game.title} with these options is not solved: no perfect level"
+                        f"no perfect level for {game.title} with these options: it is not "
+                        "solved, or its solution is not cached (flipgames solve)"
                     )
                 raise ApiError(
                     422,
@@ -388,7 +388,7 @@ class MatchService:
                 action = sample_chance(state, _chance_rng(match.seed, ply))
             elif match.mode == "ai" and match.level and state.current_player != match.human_seat:
                 rng = random.Random(f"{match.seed}:{ply}:ai")
-                action = make_level_agent(state.game, match.level, rng).choose(state)
+                action = self.solutions.agent(state.game, match.level, rng).choose(state)
             else:
                 return state
             self._commit(match.id, ply, state.action_to_string(action))
@@ -399,13 +399,13 @@ class MatchService:
 
     def hint(self, match_id: str, token: str | None) -> schemas.Hint:
         """The best action for the seat to move, by the strongest level the game has:
-        ``perfect`` where it is solved, else ``hard``."""
+        ``perfect`` where the solution is ready, else ``hard``."""
         loaded = self.load(match_id)
         state = self._to_move(loaded, token)
         game = state.game
-        level = levels_for(game)[-1]  # weakest first: perfect where solved, else hard
+        level = self.solutions.levels(game)[-1]  # weakest first
         rng = random.Random(f"{loaded.match.seed}:{len(state.history)}:hint")
-        action = make_level_agent(game, level, rng).choose(state)
+        action = self.solutions.agent(game, level, rng).choose(state)
         return schemas.Hint(action=state.action_to_string(action), level=level)
 
     def analysis(self, match_id: str, token: str | None) -> schemas.Analysis:
@@ -414,17 +414,28 @@ class MatchService:
         self.viewer(loaded, token, required=True)
         state = loaded.state
         game = state.game
-        if not self.solutions.supports(game):
-            raise unavailable(f"{game.title} is not solved: no analysis")
+        if not self.solutions.ready(game):
+            raise unavailable(
+                f"no analysis for {game.title} with these options: it is not solved, or its "
+                "solution is not cached (flipgames solve)"
+            )
         if state.is_terminal():
             raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
-        values = self.solutions.get(game).action_values(state)
+        solution = self.solutions.get(game)
+        rows: list[tuple[int, str | float, int | None]] = []
+        if isinstance(solution, Solution):
+            for action, (value, rem) in sorted(solution.action_values(state).items()):
+                rows.append((action, WORDS[value], rem))
+        else:
+            # Chance games: the expected return (-1..1) for the player to move.
+            for action, expected in sorted(solution.action_values(state).items()):
+                rows.append((action, float(expected), None))
         return schemas.Analysis(
             actions=[
                 schemas.ActionValue(
-                    action=state.action_to_string(action), value=WORDS[value], remoteness=rem
+                    action=state.action_to_string(action), value=value, remoteness=rem
                 )
-                for action, (value, rem) in sorted(values.items())
+                for action, value, rem in rows
             ]
         )
 

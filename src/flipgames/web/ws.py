@@ -4,9 +4,8 @@ A connection joins its match's room with the seats its token controls. After eve
 change the routes call :meth:`Hub.broadcast`, which loads the match once and sends every
 connection its own view; a reconnecting client just joins again and gets the current view.
 
->>> hub = Hub()
->>> hub.watchers("no-such-match")
-0
+>>> import asyncio
+>>> asyncio.run(Hub().broadcast("no-such-match", load=lambda: None))  # nobody to tell
 """
 
 from __future__ import annotations
@@ -66,11 +65,6 @@ class Hub:
         room.connections.discard(connection)
         if not room.connections and not room.lock.locked():
             del self._rooms[match_id]
-
-    def watchers(self, match_id: str) -> int:
-        """How many connections watch ``match_id``."""
-        room = self._rooms.get(match_id)
-        return len(room.connections) if room else 0
 
     async def broadcast(self, match_id: str, load: Callable[[], Render]) -> None:
         """Send every connection of ``match_id`` its view of the match as ``load`` finds it.
