@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import deque
 from collections.abc import Hashable, Iterator
 from fractions import Fraction
@@ -12,7 +13,14 @@ from typing import Any
 import pytest
 
 from flipgames import make
-from flipgames.core.game import CHANCE, TERMINAL, Game, State
+from flipgames.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    State,
+    repetition_count,
+    sample_chance,
+)
 from flipgames.solvers import cache
 from flipgames.solvers.retrograde import SolverError
 from flipgames.solvers.stochastic import (
@@ -31,11 +39,13 @@ Graph = dict[str, tuple[str, Any]]
 
 
 class GraphGame(Game):
-    """A two-player chance game whose positions are the nodes of ``graph``."""
+    """A two-player chance game whose positions are the nodes of ``graph``; the third
+    occurrence of a node on the path draws."""
 
     name = "graph"
     title = "Graph"
     has_chance = True
+    repetition_draws = True
 
     def __init__(self, graph: Graph, start: str) -> None:
         super().__init__()
@@ -49,7 +59,7 @@ class GraphGame(Game):
 
 
 class GraphState(State):
-    __slots__ = ("node",)
+    __slots__ = ("node", "repeated")
     game: GraphGame
 
     def __init__(
@@ -57,15 +67,16 @@ class GraphState(State):
     ) -> None:
         super().__init__(game, parent, action)
         self.node = node
+        self.repeated = repetition_count(self) >= 3
 
     @property
     def current_player(self) -> int:
-        kind = self.game.graph[self.node][0]
+        kind = "end" if self.repeated else self.game.graph[self.node][0]
         return {"max": 0, "min": 1, "chance": CHANCE, "end": TERMINAL}[kind]
 
     def _legal_actions(self) -> tuple[int, ...]:
-        kind, successors = self.game.graph[self.node]
-        return () if kind == "end" else tuple(range(len(successors)))
+        successors = self.game.graph[self.node][1]
+        return () if self.is_terminal() else tuple(range(len(successors)))
 
     def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         return tuple((i, p) for i, (_, p) in enumerate(self.game.graph[self.node][1]))
@@ -83,7 +94,7 @@ class GraphState(State):
 
     def returns(self) -> tuple[int, ...]:
         kind, r = self.game.graph[self.node]
-        return (r, -r) if kind == "end" else (0, 0)
+        return (r, -r) if kind == "end" and not self.repeated else (0, 0)
 
     def key(self) -> str:
         return self.node
@@ -134,16 +145,41 @@ def test_chance_and_choices_by_hand() -> None:
 
 def test_progress_inside_a_cycle() -> None:
     """P (player 0) can go to Q or take W; Q (player 0) can go back to P or take W. Both are
-    worth 1 and both actions at each are optimal, but the smallest ids (P->Q, Q->P) would go
-    round for ever: the canonical strategy must leave, so player 0 wins with probability 1."""
+    worth 1 and every action keeps that value, but the smallest ids (P->Q, Q->P) would go
+    round for ever: the canonical strategy must leave, so player 0 wins with probability 1.
+    Best actions may pass through the other position only one way round."""
     game = GraphGame({**ENDS, "P": ("max", ["Q", "W"]), "Q": ("max", ["P", "W"])}, "P")
     solution = solve_stochastic(game)
     for node in "PQ":
         state = at(game, node)
         assert solution.value(state) == 1
-        assert solution.best_actions(state) == [0, 1]
+        assert solution.action_values(state) == {0: 1, 1: 1}
         assert solution.canonical_action(state) == 1
         assert solution.probabilities(state) == wdl(1, 0, 0)
+    best = {node: solution.best_actions(at(game, node)) for node in "PQ"}
+    assert sorted(best.values()) == [[0, 1], [1]]
+
+
+def test_best_actions_make_progress_under_the_repetition_rule() -> None:
+    """P (player 0) can take W or visit one of five side positions Q1..Q5, whose only way on
+    (besides the draw D) is back to P. Every action is worth 1, yet choosing among them at
+    random reaches P a third time, a draw, before taking W about (5/6)^2 = 69% of the time.
+    Best actions list only W at P (the Q's are worth 1 only because P is), and P at each Q."""
+    sides = [f"Q{i}" for i in range(1, 6)]
+    graph: Graph = {**ENDS, "P": ("max", [*sides, "W"])}
+    graph.update({q: ("max", ["P", "D"]) for q in sides})
+    game = GraphGame(graph, "P")
+    solution = solve_stochastic(game)
+    start = game.new_initial_state()
+    assert set(solution.action_values(start).values()) == {1}
+    assert solution.best_actions(start) == [5] == [solution.canonical_action(start)]
+    assert all(solution.best_actions(at(game, q)) == [0] for q in sides)
+    for seed in range(20):
+        assert_best_actions_progress(solution, start, seed)
+    # Once P has occurred twice, going back to it from a side position is the third
+    # occurrence: worth the draw, like D.
+    second = start.apply(0).apply(0).apply(1)  # P Q1 P Q2
+    assert solution.action_values(second) == {0: 0, 1: 0}
 
 
 def test_endless_play_is_a_draw() -> None:
@@ -382,6 +418,27 @@ def assert_optimal(solution: StochasticSolution, game: Game, root: State) -> Non
             assert reply.value(state, player=0) == solution.value(state, player=0)
 
 
+def assert_best_actions_progress(solution: StochasticSolution, root: State, seed: int) -> None:
+    """From every position a player is ahead in, both sides choosing at random among their best
+    actions (and chance drawing outcomes) finish the game, with the side ahead never worse off
+    than the value promises: a win if the value is 1, never a loss if it is positive."""
+    rng = random.Random(seed)
+    for start in positions(root):
+        player = start.current_player
+        if player < 0 or solution.value(start) <= 0:
+            continue
+        state = start
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state = state.apply(sample_chance(state, rng))
+            else:
+                state = state.apply(rng.choice(solution.best_actions(state)))
+        assert state.is_terminal()
+        assert state.returns()[player] >= (1 if solution.value(start) == 1 else 0)
+
+
 def test_canonical_strategies_are_optimal_on_graphs() -> None:
     graph: Graph = {
         **ENDS,
@@ -400,6 +457,7 @@ def test_canonical_strategies_are_optimal_on_graphs() -> None:
     solution = solve_stochastic(game)
     assert_consistent(solution, game.new_initial_state())
     assert_optimal(solution, game, game.new_initial_state())
+    assert_best_actions_progress(solution, game.new_initial_state(), seed=3)
     reference = reference_values(game.new_initial_state())
     assert all(solution.value(at(game, str(node)), player=0) == v for node, v in reference.items())
 
@@ -432,6 +490,7 @@ def test_flip_switch_endgame() -> None:
             assert solution.value(state) == 1
             assert solution.probabilities(state) == wdl(1, 0, 0)
     assert threats > 100
+    assert_best_actions_progress(solution, root, seed=7)
 
 
 def test_flip_switch_switching_endgame_matches_value_iteration() -> None:

@@ -28,9 +28,9 @@ third repetition or the endless play gives.
 
 Canonical strategies, used for :meth:`StochasticSolution.probabilities`: the player who must
 make progress (player 0 at a positive value, player 1 at a negative one, inside a cycle)
-takes the optimal action that entered the attractor earliest, so play reaches the exit; every
-other choice is the optimal action with the smallest id. Under fixed strategies a cycle that
-is never left is a draw, so win minus loss is always the value.
+takes the optimal action into the position that entered the attractor earliest, so play
+reaches the exit; every other choice is the optimal action with the smallest id. Under fixed
+strategies a cycle that is never left is a draw, so win minus loss is always the value.
 
 >>> from flipgames import make
 >>> game = make("checkered-flag", track="short", start="first")
@@ -61,13 +61,15 @@ from flipgames.solvers import cache
 from flipgames.solvers.retrograde import SolverError
 
 #: Bump when the payload or the canonical strategies change: old cache files are then ignored.
-VERSION = 2
+VERSION = 3
 
 Progress = Callable[[str], None]
 #: A fixed way to play: the action a player takes in a position (called once per position).
 Policy = Callable[[State], int]
 
 _REPORT_EVERY = 200_000
+#: The per-position id arrays of a payload.
+_ARRAYS = ("value", "win", "loss", "canonical", "settled")
 #: Node and fraction ids: 32-bit integers (little-endian in payloads).
 _ID_TYPE = "i"
 
@@ -129,6 +131,7 @@ class StochasticSolution:
         win: array[int],
         loss: array[int],
         canonical: array[int],
+        settled: array[int],
         seconds: float,
         policies: tuple[str | None, str | None] = (None, None),
     ) -> None:
@@ -142,6 +145,8 @@ class StochasticSolution:
         self._fractions = fractions
         self._value, self._win, self._loss = value, win, loss
         self._canonical = canonical
+        # When each position's value was settled: progress inside a cycle goes to earlier ones.
+        self._settled = settled
 
     @property
     def positions(self) -> int:
@@ -186,6 +191,12 @@ class StochasticSolution:
             win, loss = loss, win
         return win, 1 - win - loss, loss
 
+    def _children(self, state: State) -> dict[int, State]:
+        if state.current_player < 0:
+            kind = "a chance node" if state.current_player == CHANCE else "a finished game"
+            raise SolverError(f"action values need a player to move; this is {kind}")
+        return {action: state.apply(action) for action in state.legal_actions()}
+
     def action_values(self, state: State) -> dict[int, Fraction]:
         """Per legal action, the expected return for the player to move at ``state``.
 
@@ -193,20 +204,31 @@ class StochasticSolution:
         the draw it ends in. Under fixed policies only the free player's actions are solved.
         """
         player = state.current_player
-        if player < 0:
-            kind = "a chance node" if player == CHANCE else "a finished game"
-            raise SolverError(f"action values need a player to move; this is {kind}")
-        return {action: self.value(state.apply(action), player) for action in state.legal_actions()}
+        return {a: self.value(child, player) for a, child in self._children(state).items()}
 
     def best_actions(self, state: State) -> list[int]:
-        """Every legal action of the best value, in ascending order.
+        """The legal actions of the best value that make progress, in ascending order.
 
-        Inside a cycle some of them may keep the value without making progress: an agent
-        should play :meth:`canonical_action`, which always does.
+        Where the player to move is ahead inside a cycle, an action can keep the value and
+        still go round for ever (into a position whose value rests on coming back): only the
+        actions into positions settled earlier (nearer the exit) are listed, so a player who
+        picks any of them at every turn reaches the exit without a repetition.
         """
-        values = self.action_values(state)
+        children = self._children(state)
+        player = state.current_player
+        values = {a: self.value(child, player) for a, child in children.items()}
         best = max(values.values())
-        return sorted(a for a, v in values.items() if v == best)
+        actions = [a for a, v in values.items() if v == best]
+        if best > 0:
+            here = self._settled[self._node(state)]
+            progressing = [
+                a
+                for a in actions
+                if children[a].is_terminal() or self._settled[self._node(children[a])] < here
+            ]
+            # Empty only after a detour has made the progressing move a third repetition.
+            return progressing or actions
+        return actions
 
     def canonical_action(self, state: State) -> int:
         """The optimal action the canonical strategy takes here (see the module docstring)."""
@@ -229,6 +251,7 @@ class StochasticSolution:
             "win": _pack(self._win),
             "loss": _pack(self._loss),
             "canonical": _pack(self._canonical),
+            "settled": _pack(self._settled),
         }
 
     @classmethod
@@ -240,8 +263,8 @@ class StochasticSolution:
             fractions = [Fraction(text) for text in payload["fractions"]]
             seconds = float(payload["seconds"])
             first, second = payload["policies"]
-            value, win, loss, canonical = (
-                _unpack(payload[k], positions, k) for k in ("value", "win", "loss", "canonical")
+            value, win, loss, canonical, settled = (
+                _unpack(payload[k], positions, k) for k in _ARRAYS
             )
         except SolverError:
             raise
@@ -253,7 +276,9 @@ class StochasticSolution:
             raise SolverError("malformed stochastic solution: a fraction id is out of range")
         if not all(isinstance(p, str | None) for p in (first, second)):
             raise SolverError("malformed stochastic solution: policies")
-        return cls(game, keys, fractions, value, win, loss, canonical, seconds, (first, second))
+        return cls(
+            game, keys, fractions, value, win, loss, canonical, settled, seconds, (first, second)
+        )
 
 
 def cached_solve(game: Game, progress: Progress | None = None) -> StochasticSolution:
@@ -322,6 +347,7 @@ def solve_stochastic(
         solver.win,
         solver.loss,
         solver.canonical,
+        solver.settled,
         time.perf_counter() - started,
         (names[0], names[1]),
     )
@@ -364,6 +390,8 @@ class _Solver:
         self.win = array(_ID_TYPE)
         self.loss = array(_ID_TYPE)
         self.canonical = array(_ID_TYPE)
+        self.settled = array(_ID_TYPE)
+        self._clock = 0
 
     # --- exact numbers ----------------------------------------------------------------------
 
@@ -473,11 +501,14 @@ class _Solver:
         when every component it can reach already is."""
         n = len(self.players)
         unset = array(_ID_TYPE, [-1]) * n
-        self.value, self.win, self.loss, self.canonical = (array(_ID_TYPE, unset) for _ in "vwlc")
+        self.value, self.win, self.loss, self.canonical, self.settled = (
+            array(_ID_TYPE, unset) for _ in _ARRAYS
+        )
         for node, r in self.terminal.items():
             self.value[node] = self.intern(r, 1)
             self.win[node] = self.one if r > 0 else self.zero
             self.loss[node] = self.one if r < 0 else self.zero
+            self._settle(node)
         first, child = self.first, self.child
         order, low = array(_ID_TYPE, unset), array(_ID_TYPE, unset)
         on_stack = bytearray(n)
@@ -523,8 +554,14 @@ class _Solver:
                 if solved // _REPORT_EVERY > before // _REPORT_EVERY or solved == n:
                     self.say(f"solved {solved:,} of {n:,} positions ({cycles:,} cycles)")
 
+    def _settle(self, v: int) -> None:
+        """Record that ``v``'s value is known now, after every position settled before."""
+        self.settled[v] = self._clock
+        self._clock += 1
+
     def _solve_acyclic(self, v: int) -> None:
         """A position outside every cycle: its children are solved."""
+        self._settle(v)
         start, end = self.first[v], self.first[v + 1]
         kids = self.child[start:end]
         value, win, loss = self.value, self.win, self.loss
@@ -565,7 +602,6 @@ class _Solver:
                     exits.setdefault(self.value[w], []).append(v)
         thresholds = sorted(exits, key=lambda t: Fraction(self._num[t], self._den[t]))
         found: dict[int, int] = {}  # position -> value id, as each attractor takes it
-        entered: dict[int, int] = {}  # position -> when, to find the progressing action
 
         def attract(player: int, ordered: list[int]) -> None:
             """Grow ``player``'s attractor to the exits, one threshold at a time."""
@@ -580,7 +616,7 @@ class _Solver:
                     if remaining[v]:
                         return
                 found[v] = t
-                entered[v] = len(entered)
+                self._settle(v)
                 queue.append(v)
 
             for t in ordered:
@@ -594,18 +630,21 @@ class _Solver:
         attract(1, [t for t in thresholds if self._num[t] < 0])
         following: dict[int, int] = {}
         for v in members:
-            found.setdefault(v, self.zero)  # neither side can force an exit: a draw
+            if v not in found:  # neither side can force an exit: a draw
+                found[v] = self.zero
+                self._settle(v)
+        settled = self.settled
         for v in members:
             t = self.value[v] = found[v]
             progress = self._num[t] > 0 if players[v] == 0 else self._num[t] < 0
-            chosen, rank = -1, len(entered)
+            chosen = -1
             for e in range(first[v], first[v + 1]):
                 w = child[e]
                 if (found[w] if w in inside else self.value[w]) != t:
                     continue
-                when = entered.get(w, -1) if w in inside else -1
-                if chosen < 0 or (progress and when < rank):
-                    chosen, rank = e, when
+                # Exits settled in earlier components; inside, attractor order is progress.
+                if chosen < 0 or (progress and settled[w] < settled[child[chosen]]):
+                    chosen = e
                 if not progress:
                     break
             self.canonical[v] = self.action[chosen]
