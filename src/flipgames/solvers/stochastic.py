@@ -272,7 +272,9 @@ class StochasticSolution:
             raise SolverError(f"malformed stochastic solution: {exc!r}") from None
         if len(keys) != positions or len(set(keys)) != positions:
             raise SolverError("malformed stochastic solution: keys do not match positions")
-        if any(not 0 <= i < len(fractions) for ids in (value, win, loss) for i in ids):
+        if positions and any(
+            min(ids) < 0 or max(ids) >= len(fractions) for ids in (value, win, loss)
+        ):
             raise SolverError("malformed stochastic solution: a fraction id is out of range")
         if not all(isinstance(p, str | None) for p in (first, second)):
             raise SolverError("malformed stochastic solution: policies")
@@ -375,7 +377,7 @@ class _Solver:
         self._den: list[int] = []
         self._approx: list[float] = []
         self._ids: dict[tuple[int, int], int] = {}
-        self.zero, self.one, self.minus_one = (self.intern(n, 1) for n in (0, 1, -1))
+        self.zero, self.one = self.intern(0, 1), self.intern(1, 1)
         # Chance distributions as integer weights over a common denominator, interned.
         self._dists: list[tuple[int, tuple[int, ...]]] = []
         self._dist_ids: dict[tuple[Fraction, ...], int] = {}
@@ -434,7 +436,10 @@ class _Solver:
         ident = self._dist_ids.get(probabilities)
         if ident is None:
             if sum(probabilities) != 1 or min(probabilities) <= 0:
-                raise SolverError(f"{self.game.name}: chance probabilities {probabilities}")
+                raise SolverError(
+                    f"{self.game.name}: chance probabilities must be positive and sum to 1, "
+                    f"got {probabilities}"
+                )
             total = math.lcm(*(p.denominator for p in probabilities))
             weights = tuple(int(p * total) for p in probabilities)
             ident = self._dist_ids[probabilities] = len(self._dists)
