@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flipgames.agents import make_agent
 from flipgames.cli.play import describe_result, play_game
+from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
@@ -161,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help='print {"game", "counts"}')
     p.add_argument("--divide", action="store_true", help="perft(DEPTH-1) under each action")
     p.set_defaults(run=cmd_perft)
+
+    add_serve_command(sub)
     return parser
 
 
