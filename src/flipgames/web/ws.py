@@ -4,8 +4,13 @@ A connection joins its match's room with the seats its token controls. After eve
 change the routes call :meth:`Hub.broadcast`, which loads the match once and sends every
 connection its own view; a reconnecting client just joins again and gets the current view.
 
->>> import asyncio
->>> asyncio.run(Hub().broadcast("no-such-match", load=lambda: None))  # nobody to tell
+In a route, after the service has committed a change::
+
+    await hub.broadcast(match_id, load)  # load() -> a function from a viewer to its View
+
+and in the WebSocket handler, once the connection is accepted::
+
+    await hub.join(match_id, Connection(websocket, viewer), load)
 """
 
 from __future__ import annotations
