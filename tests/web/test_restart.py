@@ -32,7 +32,7 @@ def server(port: int, database: str, log: Path) -> Iterator[subprocess.Popen[byt
     """``flipgames serve`` on ``port``; killed (SIGKILL) on leaving, whatever happened."""
     with log.open("ab") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "flipgames.cli.serve", "--port", str(port), "--db", database],
+            [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database],
             stdout=output,
             stderr=subprocess.STDOUT,
         )
