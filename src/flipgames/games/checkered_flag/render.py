@@ -2,8 +2,8 @@
 
 The loop is drawn row by row, 12 spaces a row, in the direction of play. Each space shows its
 number, its kind (``#`` start/finish, ``X`` crash, ``=`` no passing) and the cars on it
-(``▲`` player 1, ``●`` player 2: people count from one). Below come both gear boxes with the marker in brackets, the
-spinners, and a status line.
+(``▲`` player 1, ``●`` player 2: people count from one). Below come both gear boxes with the
+marker in brackets, the spinners, and a status line.
 
 >>> from flipgames import make
 >>> print(make("checkered-flag", start="first", track="short").new_initial_state().render())
