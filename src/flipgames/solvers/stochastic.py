@@ -28,8 +28,9 @@ third repetition or the endless play gives.
 
 Canonical strategies, used for :meth:`StochasticSolution.probabilities`: the player who must
 make progress (player 0 at a positive value, player 1 at a negative one, inside a cycle)
-takes the optimal action into the position that entered the attractor earliest, so play
-reaches the exit; every other choice is the optimal action with the smallest id. Under fixed
+takes the optimal action into the position settled earliest (exits, solved before the
+cycle, then the attractor's order of entry), so play reaches the exit; every other choice is
+the optimal action with the smallest id. Under fixed
 strategies a cycle that is never left is a draw, so win minus loss is always the value.
 
 >>> from flipgames import make
