@@ -3,7 +3,7 @@
 >>> import random
 >>> from flipgames import make
 >>> state = make("flipflop-3x3").new_initial_state()
->>> agent = make_agent("random", random.Random(3))
+>>> agent = RandomAgent(random.Random(3))
 >>> agent.choose(state) in state.legal_actions()
 True
 """
@@ -13,12 +13,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import State
 
 
 class Agent(ABC):
-    """Chooses a legal action for the player to move (never at a chance node)."""
+    """Chooses a legal action for the player to move (never at a chance node).
+
+    Every agent draws whatever randomness it needs from the generator it is given, so a
+    seeded generator makes its play reproducible.
+    """
 
     name: str
 
@@ -37,16 +40,3 @@ class RandomAgent(Agent):
 
     def choose(self, state: State) -> int:
         return self.rng.choice(state.legal_actions())
-
-
-_AGENTS: dict[str, type[Agent]] = {"random": RandomAgent}
-
-
-def make_agent(name: str, rng: random.Random) -> Agent:
-    """Create an agent by name; an unknown name lists the known ones."""
-    try:
-        return _AGENTS[name](rng)
-    except KeyError:
-        raise FlipgamesError(
-            f"unknown agent {name!r}: known agents are {', '.join(_AGENTS)}"
-        ) from None

@@ -15,7 +15,7 @@ ids and notation are documented there.
 >>> state.distances, state.gears
 ((8, 2), ('2', '1'))
 >>> print(state.status())
-Player 1 ● to choose a gear (in 1st): 1 2
+Player 2 ● to choose a gear (in 1st): 1 2
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Final
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
+from flipgames.games.checkered_flag import heuristics
 from flipgames.games.checkered_flag.notation import (
     C2,
     GEAR_ACTIONS,
@@ -109,6 +110,8 @@ class CheckeredFlag(Game):
     """
 
     name = "checkered-flag"
+    # Shown to people: counted from 1, unlike player numbers in the protocol.
+    player_names = ("player 1", "player 2")
     title = "Flipsiders: Checkered Flag"
     has_chance = True
     option_spec = (
@@ -270,7 +273,7 @@ class CheckeredFlagState(State):
     def status(self) -> str:
         """One line saying what happens next (or who won)."""
         phase, mover = self._pos[0], self._pos[1]
-        who = f"Player {mover} {CARS[mover]}"
+        who = f"{self.game.player_names[mover].capitalize()} {CARS[mover]}"
         gear = self._pos[4 + mover]
         if phase == START:
             return "Both players spin B: the higher goes first (a tie spins again)"
@@ -412,6 +415,10 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
         if self._pos[0] != OVER:
             return (0, 0)
         return (1, -1) if self._pos[1] == 0 else (-1, 1)
+
+    def evaluate(self, player: int) -> float:
+        """Turns each car needs to finish, from distance and gear: see :mod:`.heuristics`."""
+        return heuristics.evaluate(self, player)
 
     def key(self) -> tuple[int, int, int, int, int, int]:
         return self._pos

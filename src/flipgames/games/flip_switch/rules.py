@@ -30,6 +30,7 @@ from typing import ClassVar, Final, cast
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
+from flipgames.games.flip_switch import heuristics
 from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, action_layout
 from flipgames.games.flip_switch.render import render_state
 
@@ -508,6 +509,11 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         wins = self._round_wins()
         lead = wins[0] - wins[1]
         return (1, -1) if lead > 0 else (-1, 1) if lead < 0 else (0, 0)
+
+    def evaluate(self, player: int) -> float:
+        """Shapes credited, the acting player's scoring chance and rounds won: see
+        :mod:`.heuristics`."""
+        return heuristics.evaluate(self, player)
 
     def _round_wins(self) -> tuple[int, int]:
         return self._results.count(0), self._results.count(1)

@@ -28,6 +28,7 @@ from typing import ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.games.flipflop import heuristics
 from flipgames.games.flipflop.notation import (
     BISHOP,
     FACE_LETTERS,
@@ -326,6 +327,10 @@ class FlipFlopState(State):
 
     def key(self) -> int:
         return self._key
+
+    def evaluate(self, player: int) -> float:
+        """Material, mobility, attackers and guards of the goals: see :mod:`.heuristics`."""
+        return heuristics.evaluate(self, player)
 
     # --- notation ---------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from typing import Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.games.flipfour import heuristics
 from flipgames.games.flipfour.board import (
     ALL_SQUARES,
     BISHOP,
@@ -173,6 +174,11 @@ class FlipFourState(State):
         if winner is None:
             return (0, 0)
         return (1, -1) if winner == 0 else (-1, 1)
+
+    def evaluate(self, player: int) -> float:
+        """Windows of four free of enemy pieces and threats to complete one: see
+        :mod:`.heuristics`."""
+        return heuristics.evaluate(self, player)
 
     @property
     def winner(self) -> int | None:

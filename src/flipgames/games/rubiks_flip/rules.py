@@ -28,6 +28,7 @@ from typing import Final
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
+from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.notation import (
     COLOUR_LETTERS,
     FLAP_TARGET,
@@ -472,6 +473,11 @@ class RubiksFlipState(State):
         if self._winner == NO_WINNER:
             return (0, 0)
         return (1, -1) if self._winner == 0 else (-1, 1)
+
+    def evaluate(self, player: int) -> float:
+        """Live rows of one colour, locked tiles and closeness to locking: see
+        :mod:`.heuristics`."""
+        return heuristics.evaluate(self, player)
 
     def key(self) -> tuple[int, int, int]:
         # The side to move follows from the tile count and the winner from the position and

@@ -1,0 +1,224 @@
+"""Named playing levels per game, and building agents by name.
+
+Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
+solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
+and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
+time; the solution is then cached on disk). ``random`` is accepted too,
+as the baseline below every level. What each level is for each game, and the arena results
+that show the levels are ordered, are in ``docs/ai.md``.
+
+Budgets are iteration and node counts, not seconds, so a seeded game is reproducible on any
+machine; they were tuned so a move takes well under a second at easy and medium and about
+one to two seconds at hard on the 2-core machine the docs name.
+
+>>> import random
+>>> from flipgames import make
+>>> game = make("flipflop-3x3")
+>>> levels_for(game)
+['easy', 'medium', 'hard', 'perfect']
+>>> levels_for(make("flipflop"))
+['easy', 'medium', 'hard']
+>>> agent = make_level_agent(game, "medium", random.Random(1))
+>>> agent.choose(game.new_initial_state()) in game.new_initial_state().legal_actions()
+True
+>>> make_level_agent(make("flipflop"), "perfect", random.Random(1))
+Traceback (most recent call last):
+...
+flipgames.agents.levels.LevelUnavailableError: level 'perfect' needs a solved game and \
+flipflop is not solved; its levels are easy, medium, hard
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.mcts import MCTSAgent
+from flipgames.agents.perfect import PerfectAgent, SolvedValues
+from flipgames.agents.search import AlphaBetaAgent
+from flipgames.core.errors import FlipgamesError
+from flipgames.core.game import Game
+from flipgames.solvers import retrograde, stochastic
+
+#: Every level name, weakest first.
+LEVELS: Final = ("easy", "medium", "hard", "perfect")
+
+
+class UnknownAgentError(FlipgamesError, ValueError):
+    """An agent or level name that does not exist (for this game)."""
+
+
+class LevelUnavailableError(FlipgamesError, ValueError):
+    """The ``perfect`` level asked of a game (with these options) that is not solved."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """How one level of one game plays: a description and a factory taking the generator."""
+
+    description: str
+    build: Callable[[random.Random], Agent]
+
+
+def _mcts(iterations: int, rollout_limit: int = 200) -> Level:
+    return Level(
+        f"MCTS (UCT), {iterations:,} iterations, random rollouts cut at {rollout_limit} plies",
+        lambda rng: MCTSAgent(rng, iterations=iterations, rollout_limit=rollout_limit),
+    )
+
+
+def _alphabeta(depth: int, max_nodes: int | None = None) -> Level:
+    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
+    return Level(
+        f"alpha-beta to depth {depth}{budget}, with the game's evaluation",
+        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes),
+    )
+
+
+def _expectimax(depth: int, max_nodes: int | None = None) -> Level:
+    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
+    return Level(
+        f"expectiminimax to depth {depth} (a chance outcome is a ply){budget}, "
+        "with the game's evaluation",
+        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes),
+    )
+
+
+# Per game: easy, medium and hard. A game missing here (a new one) gets the MCTS fallback.
+_TABLE: Final[dict[str, dict[str, Level]]] = {
+    "flipflop-3x3": {
+        "easy": _mcts(30),
+        "medium": _mcts(300),
+        "hard": _alphabeta(20, max_nodes=200_000),
+    },
+    "flipflop": {
+        "easy": _mcts(100, rollout_limit=40),
+        "medium": _alphabeta(3),
+        "hard": _alphabeta(12, max_nodes=100_000),
+    },
+    "flipfour": {
+        "easy": _mcts(100, rollout_limit=40),
+        "medium": _alphabeta(2),
+        "hard": _alphabeta(12, max_nodes=80_000),
+    },
+    "rubiks-flip": {
+        "easy": _mcts(100),
+        "medium": _alphabeta(2),
+        "hard": _alphabeta(16, max_nodes=100_000),
+    },
+    "flip-switch": {
+        "easy": _mcts(100),
+        "medium": _expectimax(3),
+        "hard": _expectimax(8, max_nodes=30_000),
+    },
+    "checkered-flag": {
+        "easy": _mcts(30),
+        "medium": _mcts(100),
+        "hard": _expectimax(6),
+    },
+}
+_FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
+
+
+def is_solved(game: Game) -> bool:
+    """True when a solver covers ``game`` with its options, so ``perfect`` exists."""
+    if game.name == "flipflop-3x3":
+        return True
+    if game.name == "flip-switch":
+        options = game.options
+        small = (options["size"], options["shapes"], options["copies"]) == (3, 3, 3)
+        return options["rounds"] == 1 and small
+    return game.name == "checkered-flag"
+
+
+@cache
+def _solution(game: Game) -> SolvedValues:
+    """The solution of a solved game, computed once per process (solvers cache on disk)."""
+    if game.deterministic:
+        return retrograde.solve(game)
+    return stochastic.cached_solve(game)
+
+
+def levels_for(game: Game) -> list[str]:
+    """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
+    return list(LEVELS) if is_solved(game) else list(LEVELS[:-1])
+
+
+def describe_level(game: Game, level: str) -> str:
+    """What ``level`` plays like in ``game``, in words.
+
+    >>> from flipgames import make
+    >>> describe_level(make("flipflop-3x3"), "perfect")
+    'perfect play from the retrograde solution (a random choice among the best actions)'
+    """
+    _check_level(game, level)
+    if level == "random":
+        return "a uniformly random legal action"
+    if level == "perfect":
+        solver = "retrograde" if game.deterministic else "stochastic"
+        return f"perfect play from the {solver} solution (a random choice among the best actions)"
+    return _TABLE.get(game.name, _FALLBACK)[level].description
+
+
+def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
+    """An agent playing ``game`` at ``level`` (or ``random``), using ``rng`` for its choices.
+
+    Raises :class:`UnknownAgentError` for a name that is no level and
+    :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
+    levels that exist. ``perfect`` solves the game first if no solution is cached.
+    """
+    _check_level(game, level)
+    if level == "random":
+        return RandomAgent(rng)
+    if level == "perfect":
+        return PerfectAgent(rng, _solution(game))
+    return _TABLE.get(game.name, _FALLBACK)[level].build(rng)
+
+
+def _check_level(game: Game, level: str) -> None:
+    valid = levels_for(game)
+    if level == "random" or level in valid:
+        return
+    listed = ", ".join(valid)
+    if level == "perfect":
+        raise LevelUnavailableError(
+            f"level 'perfect' needs a solved game and {_describe(game)} is not solved; "
+            f"its levels are {listed}"
+        )
+    raise UnknownAgentError(f"unknown level {level!r} for {game.name}: choose random, {listed}")
+
+
+def _describe(game: Game) -> str:
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    return f"{game.name} ({options})" if options else game.name
+
+
+def make_agent(name: str, rng: random.Random) -> Agent:
+    """An agent by kind with default budgets: ``random``, ``mcts`` or ``alphabeta``.
+
+    For levels tuned per game use :func:`make_level_agent`.
+
+    >>> make_agent("mcts", random.Random(1)).name
+    'mcts'
+    >>> make_agent("minimax", random.Random(1))
+    Traceback (most recent call last):
+    ...
+    flipgames.agents.levels.UnknownAgentError: unknown agent 'minimax': known agents are \
+random, mcts, alphabeta
+    """
+    kinds: dict[str, Callable[[random.Random], Agent]] = {
+        "random": RandomAgent,
+        "mcts": MCTSAgent,
+        "alphabeta": AlphaBetaAgent,
+    }
+    try:
+        factory = kinds[name]
+    except KeyError:
+        raise UnknownAgentError(
+            f"unknown agent {name!r}: known agents are {', '.join(kinds)}"
+        ) from None
+    return factory(rng)
