@@ -14,7 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from flipgames.agents import make_agent
+from flipgames.agents.levels import make_level_agent
+from flipgames.cli.analysis import cmd_analyze, cmd_solve
+from flipgames.cli.arena import cmd_arena
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
@@ -22,11 +24,16 @@ from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
 from flipgames.core.record import dumps_record, make_record, replay_record
 from flipgames.core.registry import game_class, game_names, make
+from flipgames.solvers import catalog
 from flipgames.solvers.perft import divide, perft_counts
 
 
 def _game(args: argparse.Namespace) -> Game:
     return make(args.game, parse_option_pairs(args.option or []))
+
+
+def _start(args: argparse.Namespace) -> State:
+    return _game(args).new_initial_state()
 
 
 def _apply_moves(state: State, moves: str | None) -> State:
@@ -75,10 +82,16 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise FlipgamesError(f"--seat must be 1..{game.num_players}, got {args.seat}")
     agents = {}
     if args.vs != "human":
-        agent = make_agent(args.vs, rng)
+        agent = make_level_agent(game, args.vs, rng)
         agents = {p: agent for p in range(game.num_players) if p != human_seat}
+    hint = None
+    if args.hint:
+        # The strongest advice available at once: perfect play where the solution is at
+        # hand, else the hard level.
+        level = "perfect" if catalog.solution_ready(game) else "hard"
+        hint = make_level_agent(game, level, random.Random(seed + 1))
     print(f"{game.title}, seed {seed} (replay the same chance with --seed {seed})")
-    state = play_game(game.new_initial_state(), agents, rng, input, sys.stdout)
+    state = play_game(game.new_initial_state(), agents, rng, input, sys.stdout, hint=hint)
     if args.save:
         Path(args.save).write_text(dumps_record(make_record(state, seed=seed)))
         print(f"record saved to {args.save}")
@@ -146,7 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = game_command("play", "play a game in the terminal")
-    p.add_argument("--vs", default="human", help="opponent: human (same screen) or random")
+    p.add_argument(
+        "--vs",
+        default="human",
+        help="opponent: human (same screen), random, easy, medium, hard or perfect (solved games)",
+    )
+    p.add_argument("--hint", action="store_true", help="enable the 'hint' command")
     p.add_argument("--seat", type=int, default=1, help="your seat against an agent: 1 or 2")
     p.add_argument("--seed", type=int, help="seed for chance and agents (default: random)")
     p.add_argument("--save", metavar="FILE", help="write the game record (JSON) here")
@@ -162,6 +180,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help='print {"game", "counts"}')
     p.add_argument("--divide", action="store_true", help="perft(DEPTH-1) under each action")
     p.set_defaults(run=cmd_perft)
+
+    p = game_command("solve", "solve a game exactly from the start (cached on disk)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "--max-positions",
+        type=int,
+        default=catalog.DEFAULT_MAX_POSITIONS,
+        help="give up a deterministic solve beyond this many positions (default %(default)s)",
+    )
+    p.add_argument(
+        "--policies",
+        action="store_true",
+        help="also evaluate the fixed gear policies (always 1st, up to 2nd, up to 3rd)",
+    )
+    p.set_defaults(run=lambda a: cmd_solve(a, _game(a)))
+
+    p = game_command("analyze", "value of every legal action in a position")
+    p.add_argument("--moves", help="actions to play first, in notation")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--depth", type=int, default=6, help="search depth on unsolved games")
+    p.add_argument("--seed", type=int, default=0, help="seed for the search's tie-breaks")
+    p.set_defaults(
+        run=lambda a: cmd_analyze(a, _apply_moves(_game(a).new_initial_state(), a.moves))
+    )
+
+    p = game_command("arena", "play two levels against each other, alternating seats")
+    p.add_argument("--a", default="hard", metavar="LEVEL", help="agent A (default hard)")
+    p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--quiet", action="store_true", help="no per-game progress on stderr")
+    p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
     add_serve_command(sub)
     return parser

@@ -18,6 +18,7 @@ HELP = """\
 Type an action in this game's notation, or one of:
   moves   list the legal actions
   board   show the board again
+  hint    suggest an action (with --hint)
   help    show this help
   quit    stop (the record is still saved with --save)"""
 
@@ -28,11 +29,13 @@ def play_game(
     rng: random.Random,
     read: Callable[[str], str],
     out: TextIO,
+    hint: Agent | None = None,
 ) -> State:
     """Play from ``state`` until the game ends or the human quits; return the last state.
 
     ``agents`` maps player numbers to agents; players without one are humans typing at
-    ``read`` (``input``-like; EOFError ends the game early).
+    ``read`` (``input``-like; EOFError ends the game early). ``hint``, if given, answers the
+    ``hint`` command.
     """
     names = state.game.player_names
     show_board = True
@@ -70,6 +73,12 @@ def play_game(
             print(f"legal actions: {legal}", file=out)
         elif command == "board":
             show_board = True
+        elif command == "hint":
+            if hint is None:
+                print("hints are off: start the game with --hint", file=out)
+            else:
+                advice = state.action_to_string(hint.choose(state))
+                print(f"hint ({hint.name}): {advice}", file=out)
         elif command in ("quit", "exit"):
             print("game stopped", file=out)
             return state

@@ -1,0 +1,240 @@
+"""``flipgames solve`` and ``flipgames analyze``: exact values where solved, search elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from fractions import Fraction
+from typing import Any
+
+from flipgames.agents.search import AlphaBetaAgent
+from flipgames.core.errors import FlipgamesError
+from flipgames.core.game import Game, State
+from flipgames.solvers import catalog, policies, stochastic
+from flipgames.solvers.retrograde import WORDS, SolverError
+
+
+def _say(quiet: bool) -> Any:
+    if quiet:
+        return None
+    return lambda message: print(f"  {message}", file=sys.stderr, flush=True)
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def solve_report(game: Game, max_positions: int, quiet: bool) -> dict[str, Any]:
+    """Solve ``game`` from the start and describe the result as JSON-able data."""
+    started = time.perf_counter()
+    root = game.new_initial_state()
+    report: dict[str, Any] = {"game": game.name, "options": dict(game.options)}
+    if game.deterministic:
+        solution = catalog.retrograde_solution(game, _say(quiet), max_positions)
+        value, remoteness = solution.value(root)
+        report |= {
+            "solver": "retrograde",
+            "positions": len(solution.values),
+            "value": value,
+            "remoteness": remoteness,
+            "best_actions": [root.action_to_string(a) for a in solution.best_actions(root)],
+        }
+    else:
+        chance = stochastic.cached_solve(game, _say(quiet))
+        win, draw, loss = chance.probabilities(root, player=0)
+        best = [] if root.current_player < 0 else chance.best_actions(root)
+        report |= {
+            "solver": "stochastic",
+            "positions": chance.positions,
+            "value": {"win": float(win), "draw": float(draw), "loss": float(loss)},
+            "exact": {"win": _exact(win), "draw": _exact(draw), "loss": _exact(loss)},
+            "expected_return": _exact(chance.value(root, player=0)),
+            "remoteness": None,
+            "best_actions": [root.action_to_string(a) for a in best],
+        }
+        seconds = chance.seconds
+    report["seconds"] = round(solution.seconds if game.deterministic else seconds, 3)
+    report["wall_seconds"] = round(time.perf_counter() - started, 3)
+    return report
+
+
+def policy_table(game: Game, quiet: bool) -> list[dict[str, Any]]:
+    """Exact results of the simple fixed gear policies against each other and optimal play."""
+    rows = []
+    choices: list[policies.GearUpTo | None] = [*policies.GEAR_POLICIES, None]
+    for first in choices:
+        for second in choices:
+            if first is None and second is None:
+                continue
+            result = policies.evaluate_policy(game, first, second, _say(quiet))
+            rows.append(
+                {
+                    "first": result.players[0],
+                    "second": result.players[1],
+                    "first_wins": float(result.win),
+                    "draw": float(result.draw),
+                    "second_wins": float(result.loss),
+                    "exact_first_wins": _exact(result.win),
+                }
+            )
+    return rows
+
+
+def cmd_solve(args: argparse.Namespace, game: Game) -> int:
+    try:
+        report = solve_report(game, args.max_positions, args.quiet or args.json)
+    except SolverError as exc:
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "game": game.name,
+                        "options": game.options,
+                        "solved": False,
+                        "reason": str(exc),
+                    }
+                )
+            )
+            return 1
+        raise
+    if args.policies:
+        report["policies"] = policy_table(game, args.quiet or args.json)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    names = game.player_names
+    print(" ".join([game.title, *(f"{k}={v}" for k, v in game.options.items())]))
+    if report["solver"] == "retrograde":
+        value, rem = report["value"], report["remoteness"]
+        ending = f" in {rem} plies" if rem is not None else ""
+        verdict = {"win": "wins", "loss": "loses", "draw": "draws"}[value]
+        print(f"  {names[0]}, to move first, {verdict}{ending} with perfect play")
+    else:
+        exact = report["exact"]
+        value = report["value"]
+        print(
+            f"  {names[0]} wins {value['win'] * 100:.2f}% ({exact['win']}), draws "
+            f"{value['draw'] * 100:.2f}% ({exact['draw']}), loses {value['loss'] * 100:.2f}% "
+            f"({exact['loss']}) with perfect play by both"
+        )
+        print(f"  expected return for {names[0]}: {report['expected_return']}")
+    if report["best_actions"]:
+        print(f"  best first actions: {' '.join(report['best_actions'])}")
+    print(f"  {report['positions']:,} positions, solved in {report['seconds']:.1f} s")
+    if "policies" in report:
+        print(
+            f"\n  {'first player':<14} {'second player':<14} {'first wins':>11} {'second wins':>12}"
+        )
+        for row in report["policies"]:
+            print(
+                f"  {row['first']:<14} {row['second']:<14} {row['first_wins'] * 100:>10.2f}% "
+                f"{row['second_wins'] * 100:>11.2f}%"
+            )
+    return 0
+
+
+def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[str, Any]]]:
+    """Per legal action of ``state``: exact values where solved, else a search score and line."""
+    game = state.game
+    if state.is_terminal():
+        raise FlipgamesError(f"the game is over ({state.result()}): nothing to analyse")
+    if state.is_chance_node():
+        return "chance", [
+            {"action": state.action_to_string(a), "probability": _exact(p)}
+            for a, p in state.chance_outcomes()
+        ]
+    if catalog.solution_ready(game):
+        solved = catalog.solution(game)
+        if isinstance(solved, stochastic.StochasticSolution):
+            rows = []
+            for action, value in solved.action_values(state).items():
+                child = state.apply(action)
+                win, draw, loss = solved.probabilities(child, player=state.current_player)
+                rows.append(
+                    {
+                        "action": state.action_to_string(action),
+                        "value": float(value),
+                        "exact": _exact(value),
+                        "win": float(win),
+                        "draw": float(draw),
+                        "loss": float(loss),
+                    }
+                )
+            return "exact", sorted(rows, key=lambda r: -r["value"])
+        rows = [
+            {"action": state.action_to_string(a), "value": WORDS[v], "remoteness": rem}
+            for a, (v, rem) in solved.action_values(state).items()
+        ]
+        order = {"win": 0, "draw": 1, "loss": 2}
+        return "exact", sorted(
+            rows,
+            key=lambda r: (
+                order[r["value"]],
+                r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
+            ),
+        )
+    agent = AlphaBetaAgent(random.Random(seed), depth=depth, exact_scores=True)
+    result = agent.search(state)
+    rows = [
+        {
+            "action": state.action_to_string(a),
+            "score": round(score, 2),
+            "pv": _notation(state, [a, *agent.principal_variation(state.apply(a))]),
+        }
+        for a, score in result.scores.items()
+    ]
+    return f"alpha-beta depth {result.depth}", sorted(rows, key=lambda r: -r["score"])
+
+
+def _notation(state: State, line: list[int]) -> list[str]:
+    """A line of action ids in notation, each printed in the state it is played in."""
+    texts = []
+    for action in line:
+        texts.append(state.action_to_string(action))
+        state = state.apply(action)
+    return texts
+
+
+def cmd_analyze(args: argparse.Namespace, state: State) -> int:
+    kind, rows = analyze_rows(state, args.depth, args.seed)
+    game = state.game
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": game.name,
+                    "options": game.options,
+                    "moves": state.history_notation(),
+                    "kind": kind,
+                    "actions": rows,
+                }
+            )
+        )
+        return 0
+    print(state.render())
+    if kind == "chance":
+        print("\nchance node: the outcomes and their probabilities")
+        for row in rows:
+            print(f"  {row['action']:<10} {row['probability']}")
+        return 0
+    mover = game.player_names[state.current_player]
+    print(f"\n{mover} to move; {kind} values for {mover}:")
+    for row in rows:
+        if "remoteness" in row:
+            rem = "" if row["remoteness"] is None else f" in {row['remoteness']}"
+            print(f"  {row['action']:<12} {row['value']}{rem}")
+        elif "win" in row:
+            print(
+                f"  {row['action']:<12} {row['value']:+.4f}  (win {row['win'] * 100:.1f}%, "
+                f"draw {row['draw'] * 100:.1f}%, loss {row['loss'] * 100:.1f}%)"
+            )
+        else:
+            print(f"  {row['action']:<12} {row['score']:+9.2f}  {' '.join(row['pv'])}")
+    return 0
