@@ -64,7 +64,7 @@ def test_rules_prints_the_summary_and_every_option(capsys, name):
         (["perft", "flip-switch", "2"], "perft is defined only for deterministic games"),
         (["perft", "flipflop-3x3", "0"], "depth must be at least 1"),
         (["perft", "flipflop-3x3", "2", "--moves", "a1-a2 zz"], "--moves action 2 ('zz')"),
-        (["play", "flipflop-3x3", "--vs", "genius"], "unknown agent 'genius'"),
+        (["play", "flipflop-3x3", "--vs", "genius"], "unknown level 'genius'"),
         (["replay", "/nonexistent/record.json"], "cannot read record"),
     ],
 )
