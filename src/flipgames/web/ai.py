@@ -21,10 +21,10 @@ import random
 import threading
 
 from flipgames.agents.base import Agent
-from flipgames.agents.levels import is_solved, levels_for, make_level_agent
+from flipgames.agents.levels import levels_for, make_level_agent
 from flipgames.agents.perfect import PerfectAgent
 from flipgames.core.game import Game
-from flipgames.solvers import cache, retrograde, stochastic
+from flipgames.solvers import catalog, retrograde, stochastic
 
 Solution = retrograde.Solution | stochastic.StochasticSolution
 
@@ -38,20 +38,13 @@ class Solutions:
 
     def ready(self, game: Game) -> bool:
         """True when ``game`` (with its options) is solved and its solution can be had now."""
-        if not is_solved(game):
-            return False
-        if game.deterministic or game in self._solved:
-            return True
-        return cache.cache_path("stochastic", stochastic.VERSION, game).exists()
+        return game in self._solved or catalog.solution_ready(game)
 
     def get(self, game: Game) -> Solution:
         """The solution of a :meth:`ready` game; one load however many requests ask at once."""
         with self._lock:
             if game not in self._solved:
-                if game.deterministic:
-                    self._solved[game] = retrograde.solve(game)
-                else:
-                    self._solved[game] = stochastic.cached_solve(game)
+                self._solved[game] = catalog.solution(game)
             return self._solved[game]
 
     def levels(self, game: Game) -> list[str]:
