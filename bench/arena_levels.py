@@ -32,9 +32,9 @@ GAMES: dict[str, dict[str, int]] = {
     "flipflop-3x3": {"easy": 400, "medium": 400, "hard": 400, "perfect": 200},
     "flipflop": {"easy": 100, "medium": 100, "hard": 24},
     "flipfour": {"easy": 100, "medium": 100, "hard": 24},
-    "rubiks-flip": {"easy": 200, "medium": 100, "hard": 24},
-    "flip-switch": {"easy": 200, "medium": 100, "hard": 40, "perfect": 40},
-    "checkered-flag": {"easy": 400, "medium": 400, "hard": 400, "perfect": 400},
+    "rubiks-flip": {"easy": 200, "medium": 200, "hard": 30},
+    "flip-switch": {"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
+    "checkered-flag": {"easy": 400, "medium": 400, "hard": 400, "perfect": 800},
 }
 DEFAULT_GAMES = 50
 

@@ -118,3 +118,29 @@ def test_bad_budgets_are_refused() -> None:
         MCTSAgent(rng, iterations=0)
     with pytest.raises(ValueError, match="depth"):
         AlphaBetaAgent(rng, depth=0)
+    with pytest.raises(ValueError, match="depth_step"):
+        AlphaBetaAgent(rng, depth=3, depth_step=3)
+
+
+class DepthSpy(AlphaBetaAgent):
+    """Records the depth of every iteration of the deepening."""
+
+    def __init__(self, rng: random.Random, **options: int) -> None:
+        super().__init__(rng, **options)
+        self.iterations: list[int] = []
+
+    def _root_scores(
+        self, state: State, depth: int, player: int, order: list[int]
+    ) -> dict[int, float]:
+        self.iterations.append(depth)
+        return super()._root_scores(state, depth, player, order)
+
+
+@pytest.mark.parametrize(("depth", "step", "reached"), [(5, 2, [1, 3, 5]), (4, 2, [2, 4])])
+def test_depth_step_keeps_the_horizon_on_one_side(
+    depth: int, step: int, reached: list[int]
+) -> None:
+    state = make("flipflop-3x3").new_initial_state()  # no result is proven within 5 plies
+    agent = DepthSpy(random.Random(1), depth=depth, depth_step=step)
+    assert agent.search(state).depth == depth
+    assert agent.iterations == reached

@@ -21,6 +21,7 @@ from flipgames.agents import (
 from flipgames.agents.base import Agent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import State
+from flipgames.games.flipflop.rules import FlipFlop3x3
 from flipgames.solvers.retrograde import DRAW, LOSS, Solution
 
 
@@ -152,3 +153,17 @@ def test_levels_are_ordered_on_flipflop_3x3() -> None:
         assert result.score >= 0.5, (stronger, weaker, result.summary())
         if stronger != "perfect":  # hard plays 3x3 perfectly already: perfect only ties it
             assert result.wins > result.losses, (stronger, weaker, result.summary())
+
+
+def test_a_game_without_tuned_levels_gets_mcts_levels() -> None:
+    """A game the level table does not know (a new one) still gets easy, medium and hard."""
+
+    class Variant(FlipFlop3x3):
+        name = "flipflop-3x3-variant"
+
+    game = Variant()
+    assert levels_for(game) == ["easy", "medium", "hard"]
+    assert describe_level(game, "medium").startswith("MCTS (UCT), 1,000 iterations")
+    agent = make_level_agent(game, "easy", random.Random(1))
+    state = game.new_initial_state()
+    assert agent.choose(state) in state.legal_actions()

@@ -68,9 +68,12 @@ class AlphaBetaAgent(Agent):
 
     ``depth`` caps the deepening (in plies; a chance outcome counts as a ply); ``seconds`` and
     ``max_nodes`` stop it early, keeping the last depth that finished (node budgets are
-    reproducible, seconds are not). Among equally scored root actions the choice is random
-    (seeded), so play varies. ``exact_scores`` gives every root action an exact score, for
-    analysis; play does not need it and prunes more without it.
+    reproducible, seconds are not). ``depth_step=2`` deepens two plies at a time, from 1 for
+    an odd ``depth`` and from 2 for an even one, so the horizon always falls after the same
+    side's move (in Rubik's Flip the evaluation judges odd horizons much better). Among
+    equally scored root actions the choice is random (seeded), so play varies.
+    ``exact_scores`` gives every root action an exact score, for analysis; play does not need
+    it and prunes more without it.
     """
 
     name = "alphabeta"
@@ -82,11 +85,15 @@ class AlphaBetaAgent(Agent):
         seconds: float | None = None,
         max_nodes: int | None = None,
         exact_scores: bool = False,
+        depth_step: int = 1,
     ) -> None:
         super().__init__(rng)
         if depth < 1:
             raise ValueError(f"search depth must be at least 1, got {depth}")
+        if depth_step not in (1, 2):
+            raise ValueError(f"depth_step must be 1 or 2, got {depth_step}")
         self.depth = depth
+        self.depth_step = depth_step
         self.seconds = seconds
         self.max_nodes = max_nodes
         self.exact_scores = exact_scores
@@ -118,7 +125,8 @@ class AlphaBetaAgent(Agent):
         legal = state.legal_actions()
         result: SearchResult | None = None
         order = list(legal)
-        for depth in range(1, self.depth + 1):
+        start = 1 if self.depth_step == 1 else 2 - self.depth % 2
+        for depth in range(start, self.depth + 1, self.depth_step):
             try:
                 scores = self._root_scores(state, depth, player, order)
             except _OutOfTime:
