@@ -15,7 +15,6 @@ from flipgames.agents.levels import (
     LevelUnavailableError,
     UnknownAgentError,
     describe_level,
-    is_solved,
     levels_for,
     make_agent,
     make_level_agent,
@@ -23,6 +22,7 @@ from flipgames.agents.levels import (
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.perfect import PerfectAgent
 from flipgames.agents.search import AlphaBetaAgent, SearchResult
+from flipgames.solvers.catalog import is_solved
 
 __all__ = [
     "LEVELS",

@@ -42,7 +42,8 @@ from flipgames.agents.perfect import PerfectAgent, SolvedValues
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
-from flipgames.solvers import retrograde, stochastic
+from flipgames.solvers import catalog
+from flipgames.solvers.catalog import is_solved
 
 #: Every level name, weakest first.
 LEVELS: Final = ("easy", "medium", "hard", "perfect")
@@ -127,23 +128,10 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
 _FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
 
 
-def is_solved(game: Game) -> bool:
-    """True when a solver covers ``game`` with its options, so ``perfect`` exists."""
-    if game.name == "flipflop-3x3":
-        return True
-    if game.name == "flip-switch":
-        options = game.options
-        small = (options["size"], options["shapes"], options["copies"]) == (3, 3, 3)
-        return options["rounds"] == 1 and small
-    return game.name == "checkered-flag"
-
-
 @cache
 def _solution(game: Game) -> SolvedValues:
-    """The solution of a solved game, computed once per process (solvers cache on disk)."""
-    if game.deterministic:
-        return retrograde.solve(game)
-    return stochastic.cached_solve(game)
+    """The solution of a solved game, loaded once per process (solvers cache on disk)."""
+    return catalog.solution(game)
 
 
 def levels_for(game: Game) -> list[str]:
