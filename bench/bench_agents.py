@@ -19,7 +19,7 @@ from bench_engines import cpu_name
 from flipgames import game_names, make, sample_chance
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.core.game import Game, State
+from flipgames.core.game import Game, State, random_action
 
 
 def positions(game: Game, count: int, seed: int = 1) -> list[State]:
@@ -33,10 +33,7 @@ def positions(game: Game, count: int, seed: int = 1) -> list[State]:
         for _ in range(plies):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply(random_action(state, rng))
         while state.is_chance_node():
             state = state.apply(sample_chance(state, rng))
         if not state.is_terminal():

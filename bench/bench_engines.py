@@ -12,7 +12,7 @@ import platform
 import random
 import time
 
-from flipgames import game_names, make, sample_chance
+from flipgames import game_names, make, random_action
 from flipgames.core.game import Game
 from flipgames.solvers.perft import perft
 
@@ -27,10 +27,7 @@ def playouts(game: Game, seconds: float) -> tuple[int, int, float]:
     while time.perf_counter() - started < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                action = sample_chance(state, rng)
-            else:
-                action = rng.choice(state.legal_actions())
+            action = random_action(state, rng)
             state = state.apply(action)
             plies += 1
         games += 1

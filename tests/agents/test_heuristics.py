@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from flipgames import game_names, make, sample_chance
-from flipgames.core.game import State
+from flipgames import game_names, make
+from flipgames.core.game import State, random_action
 from flipgames.games.checkered_flag.heuristics import solo_turns
 from flipgames.games.flip_switch.heuristics import flip_chance, scoring_chance
 from flipgames.games.rubiks_flip.heuristics import live_rows
@@ -23,10 +23,7 @@ def random_states(name: str, count: int, seed: int) -> list[State]:
         state = game.new_initial_state()
         states.append(state)
         while not state.is_terminal() and len(states) < count:
-            if state.is_chance_node():
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply(random_action(state, rng))
             states.append(state)
     return states
 

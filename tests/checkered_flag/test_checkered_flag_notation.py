@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipgames import IllegalActionError, NotationError, make, sample_chance
-from flipgames.core.game import State
+from flipgames import IllegalActionError, NotationError, make
+from flipgames.core.game import State, random_action
 from flipgames.games.checkered_flag.rules import CheckeredFlag
 
 OPTION_SETS: tuple[dict[str, object], ...] = ({}, {"start": "first"}, {"track": "short", "laps": 2})
@@ -23,10 +23,7 @@ def random_states(seed: int, options: dict[str, object]) -> list[State]:
     state: State = make("checkered-flag", options).new_initial_state()
     states = [state]
     while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(random_action(state, rng))
         states.append(state)
     return states
 

@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from flipgames import make, sample_chance
-from flipgames.core.game import State
+from flipgames import make
+from flipgames.core.game import State, random_action
 from flipgames.core.record import make_record
 from flipgames.games import flip_switch
 from flipgames.games.flip_switch.rules import FlipSwitchState
@@ -42,10 +42,7 @@ def random_game(seed: int, actions: list[int] | None = None) -> list[State]:
         state = state.apply(forced)
         states.append(state)
     while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(random_action(state, rng))
         states.append(state)
     return states
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from flipgames import make, sample_chance
+from flipgames import make
 from flipgames.core.errors import IllegalActionError, NotationError
-from flipgames.core.game import State
+from flipgames.core.game import State, random_action
 from flipgames.games.flip_switch.notation import action_layout
 from flipgames.games.flip_switch.rules import FlipSwitchState
 
@@ -35,10 +35,7 @@ def random_state(options: dict[str, object], seed: int, plies: int) -> State:
     for _ in range(plies):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(random_action(state, rng))
     return state
 
 

@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from flipgames import make, sample_chance
+from flipgames import make
 from flipgames.core.errors import IllegalActionError, OptionError
-from flipgames.core.game import CHANCE
+from flipgames.core.game import CHANCE, random_action
 from flipgames.games.flip_switch.notation import orthogonal_pairs, square_name
 from flipgames.games.flip_switch.rules import FlipSwitch, FlipSwitchState, lines_through
 
@@ -345,10 +345,7 @@ def test_in_the_standard_game_no_player_is_ever_left_without_a_legal_action() ->
     for _ in range(100):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                state = state.apply(sample_chance(state, rng))
-            else:
-                state = state.apply(rng.choice(state.legal_actions()))
+            state = state.apply(random_action(state, rng))
             assert "no legal action" not in str(state.observation(None)["last_round"])
 
 

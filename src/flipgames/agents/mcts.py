@@ -22,7 +22,7 @@ import random
 import time
 
 from flipgames.agents.base import Agent
-from flipgames.core.game import State, sample_chance
+from flipgames.core.game import State, random_action, sample_chance
 
 
 class _Node:
@@ -158,10 +158,7 @@ class MCTSAgent(Agent):
         for _ in range(self.rollout_limit):
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                state = state.apply(sample_chance(state, self.rng))
-            else:
-                state = state.apply(self.rng.choice(state.legal_actions()))
+            state = state.apply(random_action(state, self.rng))
         if state.is_terminal():
             return [float(r) for r in state.returns()]
         return [state.evaluate(p) for p in range(state.game.num_players)]

@@ -8,7 +8,15 @@ from flipgames.core.errors import (
     RecordError,
     UnknownGameError,
 )
-from flipgames.core.game import CHANCE, TERMINAL, Game, State, repetition_count, sample_chance
+from flipgames.core.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    State,
+    random_action,
+    repetition_count,
+    sample_chance,
+)
 from flipgames.core.options import Option, parse_option_pairs
 from flipgames.core.record import (
     dumps_record,
@@ -37,6 +45,7 @@ __all__ = [
     "make",
     "make_record",
     "parse_option_pairs",
+    "random_action",
     "repetition_count",
     "replay_record",
     "sample_chance",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flipgames.core.errors import IllegalActionError
-from flipgames.core.game import CHANCE, TERMINAL, Game, State, sample_chance
+from flipgames.core.game import CHANCE, TERMINAL, Game, State, random_action
 from flipgames.core.record import dumps_record, make_record, replay_record, state_from_json
 
 
@@ -84,10 +84,7 @@ def random_game(game: Game, rng: random.Random, max_plies: int = 20_000) -> Stat
     for _ in range(max_plies):
         if state.is_terminal():
             return state
-        if state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        else:
-            state = state.apply(rng.choice(state.legal_actions()))
+        state = state.apply(random_action(state, rng))
     raise ConformanceError(f"{game!r}: a random game did not end within {max_plies} plies")
 
 
@@ -113,10 +110,7 @@ def check_random_games(game: Game, games: int, seed: int, deep_checks: int = 20)
                     _check(restored == state, "serialisation round-trips", state)
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                action = sample_chance(state, rng)
-            else:
-                action = rng.choice(state.legal_actions())
+            action = random_action(state, rng)
             state = state.apply(action)
             ply += 1
         stats.plies += ply

@@ -8,17 +8,19 @@ action (for people); at a chance node the legal actions are the chance outcomes.
 loop, written once for every game::
 
     import random
-    from flipgames import make
+    from flipgames import make, sample_chance
     game = make("flipflop-3x3")
     state = game.new_initial_state()
     rng = random.Random(7)
     while not state.is_terminal():
         if state.is_chance_node():
-            action = sample_chance(state, rng)
+            action = sample_chance(state, rng)  # exact probabilities
         else:
             action = rng.choice(state.legal_actions())
         state = state.apply(action)
     print(state.returns())
+
+(:func:`random_action` is that choice in one call.)
 """
 
 from __future__ import annotations
@@ -302,6 +304,14 @@ def sample_chance(state: State, rng: random.Random) -> int:
         if point < 0:
             return outcome
     raise AssertionError("chance probabilities do not sum to one")
+
+
+def random_action(state: State, rng: random.Random) -> int:
+    """A uniformly random legal action, or at a chance node an outcome drawn with its exact
+    probability: one step of a random playout."""
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    return rng.choice(state.legal_actions())
 
 
 def repetition_count(state: State, step: int = 1) -> int:
