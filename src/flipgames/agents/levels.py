@@ -3,13 +3,13 @@
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
 solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
 and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too,
-as the baseline below every level. What each level is for each game, and the arena results
+time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
+below every level. What each level is for each game, and the arena results
 that show the levels are ordered, are in ``docs/ai.md``.
 
 Budgets are iteration and node counts, not seconds, so a seeded game is reproducible on any
-machine; they were tuned so a move takes well under a second at easy and medium and about
-one to two seconds at hard on the 2-core machine the docs name.
+machine; they were tuned so a move takes well under a second at easy and medium and about a
+second at hard on the 2-core machine the docs name (less where more search does not pay).
 
 >>> import random
 >>> from flipgames import make
