@@ -166,3 +166,25 @@ def test_hint_is_off_unless_asked_for(capsys, monkeypatch):
     feed(monkeypatch, ["hint", "quit"])
     main(["play", "flipflop-3x3", "--seed", "4"])
     assert "hints are off" in capsys.readouterr().out
+
+
+def test_analyze_a_solved_chance_game_gives_expected_values_and_odds(capsys):
+    code, out, _ = run(
+        capsys,
+        "analyze",
+        "checkered-flag",
+        "-o",
+        "track=short",
+        "-o",
+        "start=first",
+        "--moves",
+        "1 2",
+        "--json",
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert report["kind"] == "exact"
+    assert {row["action"] for row in report["actions"]} == {"1", "2"}
+    for row in report["actions"]:
+        assert abs(row["win"] + row["draw"] + row["loss"] - 1) < 1e-9
+        assert abs(row["win"] - row["loss"] - row["value"]) < 1e-9

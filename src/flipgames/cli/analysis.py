@@ -150,8 +150,10 @@ def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[st
             {"action": state.action_to_string(a), "probability": _exact(p)}
             for a, p in state.chance_outcomes()
         ]
-    if catalog.solution_ready(game):
-        solved = catalog.solution(game)
+    if catalog.is_solved(game):
+        # The terminal may wait for a first solve (it prints progress); the disk cache makes
+        # every later call quick.
+        solved = catalog.solution(game, _say(quiet=False))
         if isinstance(solved, stochastic.StochasticSolution):
             rows = []
             for action, value in solved.action_values(state).items():
