@@ -178,7 +178,7 @@ def test_analyze_a_solved_chance_game_gives_expected_values_and_odds(capsys):
         "-o",
         "start=first",
         "--moves",
-        "1 2",
+        "1 2 1 3",
         "--json",
     )
     assert code == 0
