@@ -2,7 +2,7 @@
 // square) or click a piece on the board and one of its targets. Four in a line wins.
 
 import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
-import { alternatingTurns, bestEntry, el, label, replayMoves } from "./svg.js";
+import { alternatingTurns, bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
 
 const DROP = /^([RB])@([a-z][0-9]+)$/;
 const MOVE = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
@@ -118,14 +118,7 @@ export function createBoard(host, ctx) {
       setFace(piece, FACES[face], mover);
       piece.classList.add("piece");
       button.append(piece, label(50, 114, face === "R" ? "+ drop" : "× drop", "drop-label"));
-      const choose = (event) => {
-        event.stopPropagation();
-        pick({ face });
-      };
-      button.addEventListener("click", choose);
-      button.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") choose(event);
-      });
+      onActivate(button, () => pick({ face }));
       grid.tray.append(button);
     });
   }

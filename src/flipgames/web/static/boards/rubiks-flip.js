@@ -3,7 +3,7 @@
 // square to place on. The steps only filter the view's `legal` list ("b2/c3W", "b2-b3/c3W").
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
-import { alternatingTurns, bestEntry, el, label, replayMoves } from "./svg.js";
+import { alternatingTurns, bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
 
 const TURN = /^(?:([a-z][0-9]+)(?:-([a-z][0-9]+))?\/)?([a-z][0-9]+)([RBYW])$/;
 export const COLOUR_NAMES = { R: "red", B: "blue", Y: "yellow", W: "white" };
@@ -136,7 +136,7 @@ export function createBoard(host, ctx) {
     const prompt = {
       flip: "1. Flip a tile",
       to: "2. Where it lands",
-      place: needsFlip() ? "Colour, then square" : "Colour, then square",
+      place: "Colour, then square",
     }[step];
     grid.tray.append(label(side / 2 - 64, 98, prompt, "tray-prompt"));
     mine.forEach((c, i) => {
@@ -152,14 +152,9 @@ export function createBoard(host, ctx) {
         el("rect", { class: "choice-bg", x: -4, y: -4, width: 60, height: 60, rx: 10 }),
         el("rect", { class: `tile-face colour-${c}`, x: 4, y: 4, width: 44, height: 44, rx: 7 }),
       );
-      const choose = (event) => {
-        event.stopPropagation();
+      onActivate(button, () => {
         colour = c;
         redraw();
-      };
-      button.addEventListener("click", choose);
-      button.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") choose(event);
       });
       grid.tray.append(button);
     });

@@ -196,6 +196,21 @@ export function bestEntry(entries) {
  * A layer of click targets. `add(x, y, w, h, action, kind)` puts a highlighted, clickable
  * square; its colour follows the analysis entry for `action` when the analysis is on.
  */
+/**
+ * Call `handler` when an SVG button is clicked or, having the focus, gets Enter or Space; the
+ * event stops there so the board's background click does not also fire.
+ */
+export function onActivate(node, handler) {
+  const activate = (event) => {
+    event.stopPropagation();
+    handler(event);
+  };
+  node.addEventListener("click", activate);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") activate(event);
+  });
+}
+
 export class TargetLayer {
   constructor(group, onPick) {
     this.group = group;
@@ -227,14 +242,7 @@ export class TargetLayer {
       tip.textContent = title;
       target.append(tip);
     }
-    const pick = (event) => {
-      event.stopPropagation();
-      this.onPick(payload);
-    };
-    target.addEventListener("click", pick);
-    target.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") pick(event);
-    });
+    onActivate(target, () => this.onPick(payload));
     this.group.append(target);
     return target;
   }
