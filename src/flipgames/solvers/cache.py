@@ -27,9 +27,11 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flipgames.core.game import Game
+
+T = TypeVar("T")
 
 
 def cache_dir() -> Path:
@@ -86,10 +88,32 @@ def store(solver: str, version: int, game: Game, payload: Any) -> Path:
     return path
 
 
-def cached(solver: str, version: int, game: Game, build: Callable[[], Any]) -> Any:
-    """The cached payload if trustworthy, else ``build()`` stored and returned."""
+def _same(value: Any) -> Any:
+    return value
+
+
+def cached(
+    solver: str,
+    version: int,
+    game: Game,
+    build: Callable[[], T],
+    encode: Callable[[T], Any] = _same,
+    decode: Callable[[Any], T] = _same,
+) -> T:
+    """The cached result if trustworthy, else ``build()``, stored and returned.
+
+    ``encode`` turns a result into a JSON-native payload and ``decode`` back; a payload that
+    passes the checksum but that ``decode`` refuses with ValueError is reported and rebuilt.
+    """
     payload = load(solver, version, game)
-    if payload is None:
-        payload = build()
-        store(solver, version, game, payload)
-    return payload
+    if payload is not None:
+        try:
+            return decode(payload)
+        except ValueError as exc:
+            print(
+                f"flipgames: ignoring cached {game.name} solution: {exc}; rebuilding",
+                file=sys.stderr,
+            )
+    result = build()
+    store(solver, version, game, encode(result))
+    return result

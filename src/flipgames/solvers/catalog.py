@@ -55,16 +55,14 @@ def retrograde_solution(
     game: Game, progress: Progress | None = None, max_positions: int | None = None
 ) -> retrograde.Solution:
     """Solve a deterministic game by retrograde analysis, through the disk cache."""
-    payload = cache.load("retrograde", RETROGRADE_VERSION, game)
-    if payload is not None:
-        try:
-            return retrograde.Solution.from_payload(game, payload)
-        except ValueError as exc:
-            if progress is not None:
-                progress(f"ignoring the cached solution ({exc}); solving again")
-    solution = retrograde.solve(game, progress, max_positions=max_positions)
-    cache.store("retrograde", RETROGRADE_VERSION, game, solution.to_payload())
-    return solution
+    return cache.cached(
+        "retrograde",
+        RETROGRADE_VERSION,
+        game,
+        lambda: retrograde.solve(game, progress, max_positions=max_positions),
+        retrograde.Solution.to_payload,
+        lambda payload: retrograde.Solution.from_payload(game, payload),
+    )
 
 
 def solution(

@@ -290,24 +290,14 @@ def cached_solve(game: Game, progress: Progress | None = None) -> StochasticSolu
     A cache file that fails its checksum or does not hold a well-formed solution is reported
     and rebuilt.
     """
-    built: list[StochasticSolution] = []
-
-    def build() -> dict[str, Any]:
-        built.append(solve_stochastic(game, progress))
-        return built[0].to_payload()
-
-    payload = cache.cached("stochastic", VERSION, game, build)
-    if built:
-        return built[0]
-    try:
-        return StochasticSolution.from_payload(game, payload)
-    except SolverError as exc:
-        print(
-            f"flipgames: ignoring cached {game.name} solution: {exc}; rebuilding", file=sys.stderr
-        )
-    solution = solve_stochastic(game, progress)
-    cache.store("stochastic", VERSION, game, solution.to_payload())
-    return solution
+    return cache.cached(
+        "stochastic",
+        VERSION,
+        game,
+        lambda: solve_stochastic(game, progress),
+        StochasticSolution.to_payload,
+        lambda payload: StochasticSolution.from_payload(game, payload),
+    )
 
 
 def solve_stochastic(
