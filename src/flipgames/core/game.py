@@ -31,10 +31,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from flipgames.core.errors import IllegalActionError, NotationError, RecordError
 from flipgames.core.options import Option, OptionValue, resolve_options
+
+if TYPE_CHECKING:
+    from flipgames.core.kernel import Kernel
 
 #: ``State.current_player`` at a chance node (the next action is a chance outcome).
 CHANCE: Final = -1
@@ -80,6 +83,12 @@ class Game(ABC):
     @abstractmethod
     def rules_summary(self) -> str:
         """Return the rules as flipgames plays them, rulings included, as plain text."""
+
+    def kernel(self) -> Kernel | None:
+        """This game's compiled kernel, or None when it has none. Algorithms ask
+        :func:`flipgames.core.kernel.kernel_for` instead, which honours ``FLIPGAMES_KERNEL``;
+        games import their kernel module here, lazily, so numba loads only when needed."""
+        return None
 
     def state_from_actions(self, actions: Sequence[str]) -> State:
         """Replay actions in notation from the initial state.

@@ -1,0 +1,90 @@
+"""Fast kernels: compiled (numba) implementations of a game's inner loops, per batch.
+
+The readable engines in each game package stay the reference for every rule; a kernel is a
+second implementation over bit-packed integer states that Python calls once per *batch*
+(playouts, perft, enumeration), never once per ply. Differential tests keep the two in
+agreement.
+
+Which one runs is chosen here, once, for every algorithm: ``FLIPGAMES_KERNEL=python`` forces the
+reference engines (no numba import at all), ``FLIPGAMES_KERNEL=fast`` (the default) uses a
+game's kernel where it has one. A game offers a kernel by overriding :meth:`Game.kernel
+<flipgames.core.game.Game.kernel>`; its kernel module is imported only when first asked for, so
+``flipgames --help`` never pays for numba.
+
+>>> from flipgames import make
+>>> from flipgames.core.kernel import kernel_for
+>>> kernel = kernel_for(make("flipflop-3x3"))
+>>> kernel is None or kernel.name == "flipflop-3x3"
+True
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from flipgames.core.errors import FlipgamesError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from flipgames.core.game import Game, State
+
+#: The environment variable that picks the implementation.
+ENV_VAR = "FLIPGAMES_KERNEL"
+
+KernelMode = Literal["fast", "python"]
+
+
+class KernelModeError(FlipgamesError, ValueError):
+    """``FLIPGAMES_KERNEL`` holds something other than ``fast`` or ``python``."""
+
+
+def kernel_mode() -> KernelMode:
+    """``"python"`` when ``FLIPGAMES_KERNEL=python``, else ``"fast"``."""
+    value = os.environ.get(ENV_VAR, "fast").strip().lower() or "fast"
+    if value not in ("fast", "python"):
+        raise KernelModeError(f"{ENV_VAR} must be 'fast' or 'python', not {value!r}")
+    return "python" if value == "python" else "fast"
+
+
+@dataclass(frozen=True)
+class PlayoutBatch:
+    """The outcome of ``n`` random playouts: per game, the first player's return (+1, 0, -1;
+    0 also for a game stopped at the ply cap) and the number of plies played (chance outcomes
+    count as plies), plus how many hit the cap."""
+
+    returns: npt.NDArray[np.int8]
+    lengths: npt.NDArray[np.int32]
+    capped: int
+
+    @property
+    def plies(self) -> int:
+        return int(self.lengths.sum())
+
+
+class Kernel(Protocol):
+    """What a game's compiled kernel offers. Deterministic games implement :meth:`perft`;
+    chance games raise :class:`~flipgames.solvers.perft.PerftUnsupportedError` there."""
+
+    #: The game name the kernel belongs to (one kernel per game and option set).
+    name: str
+
+    def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
+        """``n`` uniformly random games from the initial state (chance drawn with its exact
+        probabilities), seeded: the same seed gives the same batch."""
+        ...
+
+    def perft(self, state: State, depth: int) -> int:
+        """The number of legal action sequences of length ``depth`` from ``state`` (as
+        :func:`flipgames.solvers.perft.perft` defines it)."""
+        ...
+
+
+def kernel_for(game: Game) -> Kernel | None:
+    """The compiled kernel for ``game`` when one exists and ``FLIPGAMES_KERNEL`` allows it."""
+    if kernel_mode() == "python":
+        return None
+    return game.kernel()
