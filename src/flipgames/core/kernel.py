@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from flipgames.core.errors import FlipgamesError
+from flipgames.core.progress import Progress, silent
 
 if TYPE_CHECKING:
     import numpy as np
@@ -80,6 +81,53 @@ class Kernel(Protocol):
     def perft(self, state: State, depth: int) -> int:
         """The number of legal action sequences of length ``depth`` from ``state`` (as
         :func:`flipgames.solvers.perft.perft` defines it)."""
+        ...
+
+
+@dataclass(frozen=True)
+class PositionGraph:
+    """Every position reachable from the initial state, as flat arrays: what a kernel's
+    enumeration hands the exact solvers (retrograde and stochastic alike).
+
+    Node ``0`` is the initial position. Node ``i`` has the packed key ``keys[i]`` (unique per
+    position; canonical under the game's symmetries when the kernel folds them, see
+    :attr:`symmetries`), ``to_move[i]`` (0, 1, ``CHANCE`` or ``TERMINAL`` as in
+    :mod:`flipgames.core.game`) and, at a terminal node, the first player's return
+    ``terminal_return[i]`` (+1, 0, -1; 0 elsewhere). Its edges are the slice
+    ``edge_start[i]:edge_start[i + 1]`` of ``edge_child`` (the child node) and ``edge_weight``:
+    at a chance node an outcome's probability is its weight over the node's weight sum (integer
+    weights, so values stay exact); elsewhere weights are 1. Positions are keyed without
+    repetition counts: cycles are left to the solvers' repetition rule.
+    """
+
+    keys: npt.NDArray[np.int64]
+    to_move: npt.NDArray[np.int8]
+    terminal_return: npt.NDArray[np.int8]
+    edge_start: npt.NDArray[np.int64]
+    edge_child: npt.NDArray[np.int32]
+    edge_weight: npt.NDArray[np.int64]
+    #: How many board symmetries (incl. colour/face swaps) the keys are folded over; 1 if none.
+    symmetries: int = 1
+
+    @property
+    def nodes(self) -> int:
+        return len(self.keys)
+
+    @property
+    def edges(self) -> int:
+        return len(self.edge_child)
+
+
+class Enumerable(Kernel, Protocol):
+    """A kernel that can enumerate its game's whole position graph (the solvable games)."""
+
+    def encode(self, state: State) -> int:
+        """The packed key of a reference ``state``, as in :attr:`PositionGraph.keys` (so
+        canonical when the graph is folded); it identifies the state's node."""
+        ...
+
+    def graph(self, progress: Progress = silent) -> PositionGraph:
+        """Enumerate every position reachable from the initial state."""
         ...
 
 
