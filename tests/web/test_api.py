@@ -222,7 +222,7 @@ def test_hint_on_a_solved_game_is_a_perfect_move(client: TestClient) -> None:
 
 
 def test_hint_on_an_unsolved_game_comes_from_the_hard_level(client: TestClient) -> None:
-    created = create(client, "flipflop", mode="local", seed=2)
+    created = create(client, "flipflop", mode="local", seed=2, assist=True)
     hint = client.get(
         f"/api/matches/{created['id']}/hint", params={"token": created["token"]}
     ).json()
@@ -231,7 +231,7 @@ def test_hint_on_an_unsolved_game_comes_from_the_hard_level(client: TestClient) 
 
 
 def test_analysis_values_every_legal_action(client: TestClient) -> None:
-    created = create(client, "flipflop-3x3", mode="local")
+    created = create(client, "flipflop-3x3", mode="local", assist=True)
     response = client.get(
         f"/api/matches/{created['id']}/analysis", params={"token": created["token"]}
     )
@@ -252,7 +252,7 @@ def test_analysis_values_every_legal_action(client: TestClient) -> None:
 def test_analysis_of_an_unsolved_or_uncached_game_is_unavailable(
     client: TestClient, game: str
 ) -> None:
-    created = create(client, game, mode="local")
+    created = create(client, game, mode="local", assist=True)
     response = client.get(
         f"/api/matches/{created['id']}/analysis", params={"token": created["token"]}
     )

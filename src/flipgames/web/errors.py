@@ -13,11 +13,15 @@ from typing import Any
 class ApiError(Exception):
     """A refused request: nothing was changed. Routes turn it into a JSON error response."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        #: Extra response headers (e.g. Retry-After).
+        self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         """The JSON body sent to the client (HTTP response or WebSocket message)."""

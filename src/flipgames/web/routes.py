@@ -14,11 +14,13 @@ from fastapi import APIRouter, Depends, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.registry import game_names
 from flipgames.web import schemas
 from flipgames.web.errors import ApiError
+from flipgames.web.limits import RateLimit
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
@@ -33,6 +35,27 @@ def _service(request: Request) -> MatchService:
 
 
 Service = Annotated[MatchService, Depends(_service)]
+
+
+def _client(connection: HTTPConnection) -> str:
+    # The peer's address: behind a reverse proxy every client shares the proxy's (see
+    # docs/web.md, "Rate limits").
+    return connection.client.host if connection.client else "unknown"
+
+
+def limit_actions(connection: HTTPConnection) -> None:
+    """Count one action (or undo, hint, analysis) against the client's rate limit."""
+    limit: RateLimit = connection.app.state.action_limit
+    limit.check(_client(connection), "actions")
+
+
+def limit_matches(request: Request) -> None:
+    """Count one new match against the client's rate limit."""
+    limit: RateLimit = request.app.state.match_limit
+    limit.check(_client(request), "new matches")
+
+
+ActionLimit = Depends(limit_actions)
 Token = Annotated[str | None, Query(max_length=128, description="the seat token")]
 
 
@@ -104,7 +127,12 @@ def game_rules(name: str, service: Service) -> schemas.RulesInfo:
 # --- matches ----------------------------------------------------------------------------------
 
 
-@api.post("/api/matches", status_code=201, responses=_errors(404, 409, 413, 422))
+@api.post(
+    "/api/matches",
+    status_code=201,
+    responses=_errors(404, 409, 413, 422, 429),
+    dependencies=[Depends(limit_matches)],
+)
 async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.Created:
     """Create a match; the answer holds the creator's seat token and links."""
     created = await run_in_threadpool(
@@ -115,6 +143,7 @@ async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.C
             level=body.level,
             seat=body.seat,
             seed=body.seed,
+            assist=body.assist,
         )
     )
     match_id = created.match_id
@@ -139,7 +168,11 @@ def get_match(match_id: str, service: Service, token: Token = None) -> schemas.V
     return service.view(loaded, service.viewer(loaded, token))
 
 
-@api.post("/api/matches/{match_id}/actions", responses=_errors(403, 404, 409, 413, 422))
+@api.post(
+    "/api/matches/{match_id}/actions",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
 async def post_action(
     match_id: str, body: schemas.ActionRequest, service: Service, request: Request
 ) -> schemas.View:
@@ -150,7 +183,11 @@ async def post_action(
     return view
 
 
-@api.post("/api/matches/{match_id}/undo", responses=_errors(403, 404, 409, 413, 422))
+@api.post(
+    "/api/matches/{match_id}/undo",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
 async def undo(
     match_id: str, body: schemas.TokenRequest, service: Service, request: Request
 ) -> schemas.View:
@@ -160,13 +197,21 @@ async def undo(
     return view
 
 
-@api.get("/api/matches/{match_id}/hint", responses=_errors(403, 404, 409))
+@api.get(
+    "/api/matches/{match_id}/hint",
+    responses=_errors(403, 404, 409, 429),
+    dependencies=[ActionLimit],
+)
 def hint(match_id: str, service: Service, token: Token = None) -> schemas.Hint:
     """The best action for your seat, with the level that chose it."""
     return service.hint(match_id, token)
 
 
-@api.get("/api/matches/{match_id}/analysis", responses=_errors(403, 404, 409))
+@api.get(
+    "/api/matches/{match_id}/analysis",
+    responses=_errors(403, 404, 409, 429),
+    dependencies=[ActionLimit],
+)
 def analysis(match_id: str, service: Service, token: Token = None) -> schemas.Analysis:
     """Solved games: every legal action's perfect-play value for the player to move."""
     return service.analysis(match_id, token)
@@ -238,6 +283,7 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
                 break
             try:
                 request = _socket_action(message, settings.max_body_bytes)
+                limit_actions(websocket)
                 await run_in_threadpool(service.act, match_id, token, request.action, request.ply)
             except ApiError as exc:
                 await websocket.send_json({"type": "error", **exc.body()})
