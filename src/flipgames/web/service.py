@@ -438,8 +438,9 @@ class MatchService:
         """The best action for the seat to move, by the strongest level the game has:
         ``perfect`` where the solution is ready, else ``hard``."""
         loaded = self.load(match_id)
-        state = self._to_move(loaded, token)
+        self.viewer(loaded, token, required=True)
         _require_assist(loaded.match)
+        state = self._to_move(loaded, token)
         game = state.game
         level = self.solutions.levels(game)[-1]  # weakest first
         rng = random.Random(f"{loaded.match.seed}:{len(state.history)}:hint")
