@@ -103,7 +103,7 @@ def test_rubiks_flip_online_between_two_browsers(browser: Any, arcade: str) -> N
         a.wait_for_selector(".piece[data-square=c3][data-colour=W]")
         a.wait_for_selector(".piece[data-square=b2][data-colour=B]")
         for p in (a, b):
-            p.wait_for_function("document.querySelectorAll('#moves .turn').length === 2")
+            p.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 2")
             assert " ".join(shown_moves(p)).split() == ["b2R", "b2/c3W"]
         assert match(arcade, match_id)["history"] == ["b2R", "b2/c3W"]
 
@@ -209,7 +209,7 @@ def test_hint_analysis_and_undo_against_the_ai(page: Any, arcade: str) -> None:
     played = match(arcade, match_id)
     assert len(played["history"]) > len(before["history"])
     page.click("#undo")
-    page.wait_for_function("document.querySelectorAll('#moves .turn').length === 0")
+    page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 0")
     assert match(arcade, match_id)["history"] == []
 
 
@@ -241,7 +241,7 @@ def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_p
             page.wait_for_selector("#live.live")
             page.click(".target[data-target=a1]")
             page.click(".target[data-target=a2]")
-            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 1")
+            page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 1")
         # The server is gone: the page says so and keeps retrying with growing delays.
         page.wait_for_selector("#live.reconnecting")
         with running_arcade(tmp_path, port=port) as base:
@@ -249,7 +249,7 @@ def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_p
             body = {"token": friend, "action": "b3xb1"}
             api(base, "POST", f"/api/matches/{created['id']}/actions", body)
             page.wait_for_selector("#live.live", timeout=20000)
-            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 2")
+            page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 2")
             assert " ".join(shown_moves(page)).split() == ["a1-a2", "b3xb1"]
             assert page.inner_text("#status-text").startswith("Your move")
             assert piece_squares(page)["b1"] == "bishop"
