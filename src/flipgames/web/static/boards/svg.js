@@ -239,7 +239,7 @@ export class TargetLayer {
     if (entry) {
       // Right-aligned in the square's top corner, so a long tag ("W15", "+0.25") stays inside
       // its square and the board.
-      const tag = el("text", { x: size * 0.93, y: size * 0.17, class: "value-tag", "text-anchor": "end" });
+      const tag = el("text", { x: size * 0.93, y: size * 0.22, class: "value-tag", "text-anchor": "end" });
       tag.textContent = valueText(entry);
       target.append(tag);
     }
