@@ -15,7 +15,6 @@ from pages import (
     make_a_move,
     match,
     open_match,
-    start_from_lobby,
 )
 
 
