@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from flipgames.web.app import SECURITY_HEADERS, create_app
-from flipgames.web.db import Transactions, make_engine, migrate
+from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.settings import Settings
 
 
@@ -205,3 +205,29 @@ def test_a_locked_database_is_waited_for_and_the_work_retried(tmp_path: Path) ->
     assert written == 1
     assert len(pauses) == 1
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("failure", "code"), [(RuntimeError("a bug"), "internal"), (DatabaseBusy("locked"), "busy")]
+)
+def test_a_failure_behind_a_socket_action_is_a_json_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Exception, code: str
+) -> None:
+    with make_client(tmp_path) as client:
+        created = create(client, mode="local").json()
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def broken(*_args: Any) -> Any:
+            raise failure
+
+        monkeypatch.setattr(service, "act", broken)
+        with client.websocket_connect(f"/ws/matches/{created['id']}") as socket:
+            assert socket.receive_json()["type"] == "view"
+            socket.send_json({"type": "action", "action": "b1-b2"})
+            message = socket.receive_json()
+            assert message["type"] == "error"
+            assert message["error"]["code"] == code
+            assert "a bug" not in message["error"]["message"]
+            # The socket stays open: the next message is answered too.
+            socket.send_json({"type": "action", "action": "b1-b2"})
+            assert socket.receive_json()["error"]["code"] == code

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import routes
+from flipgames.web import errors, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.errors import ApiError, CorruptMatchError
@@ -100,28 +100,17 @@ def create_app(settings: Settings, *, solutions: Solutions | None = None) -> Fas
 
     @app.exception_handler(CorruptMatchError)
     async def _corrupt(_request: Request, exc: CorruptMatchError) -> JSONResponse:
-        return error_response(
-            ApiError(500, "internal", "this match cannot be loaded; the error is logged")
-        )
+        return error_response(errors.internal(corrupt=True))
 
     @app.exception_handler(DatabaseBusy)
     async def _busy(_request: Request, exc: DatabaseBusy) -> JSONResponse:
         log.error("refusing a request: %s", exc)
-        return error_response(
-            ApiError(
-                503,
-                "busy",
-                "the server is too busy to store this right now: try again",
-                {"Retry-After": "5"},
-            )
-        )
+        return error_response(errors.busy())
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:
         # Starlette logs the traceback after this answer; the client gets the usual format.
-        return error_response(
-            ApiError(500, "internal", "the server failed on this request; the error is logged")
-        )
+        return error_response(errors.internal())
 
     app.include_router(routes.api)
     app.include_router(routes.pages)

@@ -42,3 +42,20 @@ def bad_token(message: str = "a valid seat token is required for this") -> ApiEr
 
 def unavailable(message: str) -> ApiError:
     return ApiError(409, "unavailable", message)
+
+
+def busy() -> ApiError:
+    """The database stayed locked for the whole wait: try again later."""
+    return ApiError(
+        503,
+        "busy",
+        "the server is too busy to store this right now: try again",
+        {"Retry-After": "5"},
+    )
+
+
+def internal(corrupt: bool = False) -> ApiError:
+    """A failure of the server (logged there); the client learns no details."""
+    if corrupt:
+        return ApiError(500, "internal", "this match cannot be loaded; the error is logged")
+    return ApiError(500, "internal", "the server failed on this request; the error is logged")

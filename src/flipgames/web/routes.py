@@ -6,6 +6,7 @@ they are (their scripts read the match id and token from the address).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,12 +19,15 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.registry import game_names
-from flipgames.web import schemas
-from flipgames.web.errors import ApiError
+from flipgames.web import errors, schemas
+from flipgames.web.db import DatabaseBusy
+from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
+
+log = logging.getLogger(__name__)
 
 api = APIRouter()
 pages = APIRouter(include_in_schema=False)
@@ -251,6 +255,19 @@ def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction:
         raise ApiError(422, "bad_request", describe_errors(exc.errors())) from None
 
 
+def as_api_error(exc: Exception) -> ApiError:
+    """The API error a socket client gets for ``exc`` (what the HTTP handlers would answer)."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, DatabaseBusy):
+        log.error("refusing a socket request: %s", exc)
+        return errors.busy()
+    if isinstance(exc, CorruptMatchError):
+        return errors.internal(corrupt=True)  # logged where it was found
+    log.error("a socket request failed", exc_info=exc)
+    return errors.internal()
+
+
 def describe_errors(errors: Any) -> str:
     """One line naming each bad field, e.g. ``action: Field required``."""
     parts = []
@@ -270,9 +287,12 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
     try:
         loaded = await run_in_threadpool(service.load, match_id)
         viewer = service.viewer(loaded, token)
-    except ApiError as exc:
-        await websocket.send_json({"type": "error", **exc.body()})
-        await websocket.close(code=4000 + exc.status)
+    except Exception as exc:
+        error = as_api_error(exc)
+        await websocket.send_json({"type": "error", **error.body()})
+        # Refusals close with 4xxx (the page stops retrying); server trouble with 1011, after
+        # which the page reconnects with its backoff.
+        await websocket.close(code=4000 + error.status if error.status < 500 else 1011)
         return
     connection = Connection(websocket, viewer)
     try:
@@ -285,8 +305,9 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
                 request = _socket_action(message, settings.max_body_bytes)
                 limit_actions(websocket)
                 await run_in_threadpool(service.act, match_id, token, request.action, request.ply)
-            except ApiError as exc:
-                await websocket.send_json({"type": "error", **exc.body()})
+            except Exception as exc:
+                # Refusals and failures alike reach the client in the API's error format.
+                await websocket.send_json({"type": "error", **as_api_error(exc).body()})
                 continue
             await hub.broadcast(match_id, _loader(service, match_id))
     except WebSocketDisconnect:

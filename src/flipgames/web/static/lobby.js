@@ -126,9 +126,10 @@ async function startGame(event) {
   $("start").disabled = true;
   // Against the computer the answer waits for its first move when it has one: say so.
   const status = $("new-game-status");
-  $("new-game-status-text").textContent = mode === "ai" && spec.seat === 1
-    ? "The computer is thinking about its first move…"
-    : "Setting up the game…";
+  let waiting = "Setting up the game…";
+  if (mode === "ai" && spec.seat === 1) waiting = "The computer is thinking about its first move…";
+  else if (mode === "ai" && chosen.has_chance) waiting = "Setting up the game (if the computer goes first, it is thinking)…";
+  $("new-game-status-text").textContent = waiting;
   status.hidden = false;
   try {
     const created = await api.create(spec);
