@@ -154,7 +154,13 @@ export function renderMoves(list, turns, { players = [], current = null, onPick 
     list.append(item);
   });
   const active = list.querySelector(".current") || list.lastElementChild;
-  if (active) active.scrollIntoView({ block: "nearest" });
+  // Scroll the list only: scrollIntoView would also scroll the page away from the board.
+  if (active) {
+    const item = active.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop += item.top - box.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+  }
 }
 
 /** Which history entries are new since the last picture (or undone, with reverse). */

@@ -102,6 +102,8 @@ function draw(delta = { fresh: [], reverse: false }) {
   $("hint").hidden = !(token && view.assist);
   $("analysis-switch").hidden = !(token && view.assist && info && info.solved);
   $("analysis-toggle").disabled = over;
+  // Spectators, and players without undo or help, get no empty controls card.
+  $("controls").hidden = ["undo", "hint", "analysis-switch"].every((name) => $(name).hidden);
 }
 
 async function setUp() {
