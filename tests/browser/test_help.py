@@ -165,6 +165,7 @@ def test_online_assistance_is_off_unless_the_creator_turns_it_on(browser: Any, a
             assert p.inner_text("#assist-note") == "Hints and analysis: on for both players"
         assert host.locator("#hint").is_visible() and guest.locator("#hint").is_visible()
         assert watcher.locator("#hint").is_hidden()
+        assert watcher.locator("#controls").is_hidden()  # no empty card for spectators
     finally:
         context.close()
 
