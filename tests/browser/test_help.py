@@ -18,6 +18,18 @@ from pages import (
 )
 
 
+def held_back(page: Any, held: list[Any], count: int) -> Any:
+    """Let the page run until ``count`` requests are held by a route; return the last one.
+
+    (Route handlers run while Playwright waits; this waits a bounded while, it times nothing.)
+    """
+    for _ in range(200):
+        if len(held) >= count:
+            return held[count - 1]
+        page.wait_for_timeout(25)
+    raise AssertionError(f"the page sent {len(held)} of the {count} requests expected")
+
+
 def box(locator: Any) -> dict[str, float]:
     found = locator.bounding_box()
     assert found is not None
@@ -100,9 +112,9 @@ def test_a_hint_belongs_to_the_position_it_was_asked_for(page: Any, arcade: str)
     page.route("**/hint?*", lambda route: held.append(route))
     page.click("#hint")
     page.wait_for_function("() => document.getElementById('hint').classList.contains('working')")
-    assert len(held) == 1
+    late_hint = held_back(page, held, 1)
     make_a_move(page, arcade, match_id, random.Random(4))
-    held[0].continue_()
+    late_hint.continue_()
     page.wait_for_function("() => !document.getElementById('hint').classList.contains('working')")
     assert page.locator(".mark.hint").count() == 0
     assert page.locator("#toast").is_hidden() or "Hint" not in page.inner_text("#toast")
@@ -182,7 +194,7 @@ def test_the_computer_is_seen_thinking(page: Any, arcade: str) -> None:
     page.wait_for_selector("#new-game-status:not([hidden])")
     assert "thinking" in page.inner_text("#new-game-status")
     assert page.locator("#new-game-status .spinner").is_visible()
-    held[0].continue_()
+    held_back(page, held, 1).continue_()
     page.unroute("**/api/matches")
     page.wait_for_selector(".board-svg")
     page.wait_for_function(MY_TURN_OR_OVER)
@@ -193,7 +205,7 @@ def test_the_computer_is_seen_thinking(page: Any, arcade: str) -> None:
     page.locator(".target.move, .target.capture").first.click()
     page.wait_for_selector("#thinking:not([hidden])")
     assert page.inner_text("#status-text") == "The computer is thinking…"
-    held[-1].continue_()
+    held_back(page, held, 2).continue_()
     page.wait_for_function(MY_TURN_OR_OVER)
     assert page.locator("#thinking").is_hidden()
 

@@ -132,6 +132,7 @@ export function renderMoves(list, turns, { players = [], current = null, onPick 
       const mark = document.createElement("span");
       mark.className = `who-mark p${turn.player}`;
       mark.title = cap(players[turn.player] || `player ${turn.player + 1}`);
+      mark.setAttribute("role", "img");
       mark.setAttribute("aria-label", mark.title);
       item.append(mark);
     }
