@@ -8,6 +8,10 @@ PosixPath('/home/ada/.data/flipgames')
 'sqlite:////srv/arcade/arcade.sqlite'
 >>> env_int("FLIPGAMES_ACTIONS_PER_MINUTE", 240, {"FLIPGAMES_ACTIONS_PER_MINUTE": "0"})
 0
+>>> env_int("FLIPGAMES_MATCHES_BURST", 10, {"FLIPGAMES_MATCHES_BURST": "lots"})
+Traceback (most recent call last):
+...
+flipgames.core.errors.FlipgamesError: FLIPGAMES_MATCHES_BURST must be a whole number, not 'lots'
 """
 
 from __future__ import annotations
