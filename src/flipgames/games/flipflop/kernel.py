@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
-from flipgames.core.jit import below, jit, seeded
+from flipgames.core.jit import FILTER_WORDS, below, grow, jit, occurrences, seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
 
@@ -48,11 +48,6 @@ MAX_MOVES = 64
 
 #: Status codes of a position on a line of play (also the playout outcome).
 ONGOING, WHITE_WINS, BLACK_WINS, REPETITION = 0, 1, 2, 3
-
-# A 1024-bit filter of the positions since the last capture: a new position's ancestors are
-# compared only when its bucket is already marked, so most plies cost no look-back at all.
-_FILTER_WORDS = 16
-
 
 @dataclass(frozen=True)
 class Geometry:
@@ -172,27 +167,6 @@ def _apply(
 
 
 @jit
-def _occurrences(history: I64, ply: int, since: int, seen: I64) -> int:
-    """How often the position at ``history[ply]`` has occurred since the capture at ply
-    ``since`` (itself included), marking it in the ``seen`` filter. Only every second
-    ancestor can match: the side to move is part of a position."""
-    white, black, bishops = history[ply, 0], history[ply, 1], history[ply, 2]
-    bucket = ((white * 0x9E3779B1 + black * 0x85EBCA77 + bishops * 0xC2B2AE3D) >> 13) & 1023
-    word, bit = bucket >> 6, 1 << (bucket & 63)
-    count = 1
-    if seen[word] & bit:
-        for back in range(ply - 2, since - 1, -2):
-            if (
-                history[back, 0] == white
-                and history[back, 1] == black
-                and history[back, 2] == bishops
-            ):
-                count += 1
-    seen[word] |= bit
-    return count
-
-
-@jit
 def _status(occurrences: int, moves: int, side: int) -> int:
     """The status of a position on a line of play: the third occurrence draws (before
     anything else, as in the reference), else no legal move loses for the side to move."""
@@ -228,10 +202,10 @@ def _play(
     bishops, side, ply, since = 0, 0, 0, 0
     seen[:] = 0
     history[0, 0], history[0, 1], history[0, 2] = white, black, bishops
-    occurrences = _occurrences(history, 0, 0, seen)
+    count = occurrences(history, 0, 0, seen)
     while True:
         n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
-        status = _status(occurrences, n, side)
+        status = _status(count, n, side)
         if ply < legal.shape[0]:
             ordered = np.sort(moves[:n]) if status != REPETITION else moves[:0]
             legal[ply, : len(ordered)] = ordered
@@ -252,7 +226,7 @@ def _play(
         if captured:
             since = ply
             seen[:] = 0
-        occurrences = _occurrences(history, ply, since, seen)
+        count = occurrences(history, ply, since, seen)
 
 
 @jit
@@ -273,7 +247,7 @@ def _playouts(
     returns = np.zeros(n, dtype=np.int8)
     plies = np.zeros(n, dtype=np.int32)
     history = np.zeros((max_plies + 1, 3), dtype=np.int64)
-    seen = np.zeros(_FILTER_WORDS, dtype=np.int64)
+    seen = np.zeros(FILTER_WORDS, dtype=np.int64)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     actions = np.full(max_plies + 1, -1, dtype=np.int64)
     no_legal = np.zeros((0, MAX_MOVES + 1), dtype=np.int64)
@@ -374,15 +348,6 @@ def _dense_index(key: int, area: int) -> int:
 
 
 @jit
-def _grow(array: I64, needed: int) -> I64:
-    if needed <= len(array):
-        return array
-    bigger = np.empty(max(needed, 2 * len(array)), dtype=array.dtype)
-    bigger[: len(array)] = array
-    return bigger
-
-
-@jit
 def _enumerate(
     start: int,
     rays: I64,
@@ -414,16 +379,16 @@ def _enumerate(
         n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
         status[node] = side if n else -1
         edge_start[node] = edges
-        children = _grow(children, edges + n)
+        children = grow(children, edges + n)
         for i in range(n):
             w, b, bi, _ = _apply(white, black, bishops, side, moves[i], area)
             child = w | (b << area) | (bi << (2 * area)) | ((1 - side) << (3 * area))
             child = _canonical(child, area, mirror, fold)
             slot = _dense_index(child, area)
             if index[slot] < 0:
-                keys = _grow(keys, count + 1)
-                status = _grow(status, count + 1)
-                edge_start = _grow(edge_start, count + 2)
+                keys = grow(keys, count + 1)
+                status = grow(status, count + 1)
+                edge_start = grow(edge_start, count + 2)
                 keys[count] = child
                 index[slot] = count
                 count += 1
@@ -505,7 +470,7 @@ class FlipFlopKernel:
             black,
             *self._tables(),
             np.zeros((plies + 1, 3), dtype=np.int64),
-            np.zeros(_FILTER_WORDS, dtype=np.int64),
+            np.zeros(FILTER_WORDS, dtype=np.int64),
             np.zeros(MAX_MOVES, dtype=np.int64),
             legal,
         )
