@@ -49,6 +49,7 @@ MAX_MOVES = 64
 #: Status codes of a position on a line of play (also the playout outcome).
 ONGOING, WHITE_WINS, BLACK_WINS, REPETITION = 0, 1, 2, 3
 
+
 @dataclass(frozen=True)
 class Geometry:
     """The tables of one board size, as arrays the compiled functions take."""
