@@ -19,15 +19,15 @@ import pytest
 
 from flipgames import make
 from flipgames.core.game import TERMINAL, State
-from flipgames.core.kernel import PositionGraph, kernel_for
-from flipgames.games.flipflop.kernel import (
-    BLACK_WINS,
+from flipgames.core.kernel import (
+    DRAWN,
+    FIRST_WINS,
     ONGOING,
-    REPETITION,
-    WHITE_WINS,
-    FlipFlop3x3Kernel,
-    FlipFlopKernel,
+    SECOND_WINS,
+    PositionGraph,
+    kernel_for,
 )
+from flipgames.games.flipflop.kernel import FlipFlop3x3Kernel, FlipFlopKernel
 from flipgames.games.flipflop.rules import FlipFlopState
 from flipgames.solvers.perft import perft, perft_counts, reference_perft
 
@@ -55,8 +55,8 @@ def reference_status(state: State) -> int:
     if not state.is_terminal():
         return ONGOING
     if state.occurrences >= 3:
-        return REPETITION
-    return WHITE_WINS if state.returns()[0] > 0 else BLACK_WINS
+        return DRAWN
+    return FIRST_WINS if state.returns()[0] > 0 else SECOND_WINS
 
 
 def check_line(name: str, actions: list[int]) -> State:
@@ -166,7 +166,7 @@ def repetition_line(name: str, seed: int, plies: int = 150) -> list[int]:
 def test_lines_that_chase_repetitions_agree_with_the_reference(name: str) -> None:
     endings = [check_line(name, repetition_line(name, seed)) for seed in range(60)]
     assert isinstance(endings[0], FlipFlopState)
-    drawn = [s for s in endings if reference_status(s) == REPETITION]
+    drawn = [s for s in endings if reference_status(s) == DRAWN]
     assert len(drawn) >= 10, "the lines should reach third repetitions"
 
 
@@ -218,7 +218,7 @@ def test_perft_from_midgame_positions_matches_the_reference(name: str, depth: in
 def test_perft_ignores_repetition_draws_as_the_reference_does(name: str) -> None:
     """From a third repetition (game over) perft still counts the moves."""
     ends = (check_line(name, repetition_line(name, seed)) for seed in range(60))
-    state = next(end for end in ends if reference_status(end) == REPETITION)
+    state = next(end for end in ends if reference_status(end) == DRAWN)
     assert state.is_terminal() and not state.legal_actions()
     assert kernel_of(name).perft(state, 3) == reference_perft(state, 3) > 0
 

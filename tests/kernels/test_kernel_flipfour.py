@@ -17,13 +17,8 @@ import pytest
 
 from flipgames import make
 from flipgames.core.game import State
-from flipgames.games.flipfour.kernel import (
-    BLACK_WINS,
-    ONGOING,
-    REPETITION,
-    WHITE_WINS,
-    FlipFourKernel,
-)
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.flipfour.kernel import FlipFourKernel
 from flipgames.games.flipfour.notation import MOVE_BASE, MOVES, move_id
 from flipgames.games.flipfour.rules import FlipFourState
 from flipgames.solvers.perft import reference_perft
@@ -46,8 +41,8 @@ def reference_status(state: State) -> int:
     if reason is None:
         return ONGOING
     if reason == "third repetition":
-        return REPETITION
-    return WHITE_WINS if state.winner == 0 else BLACK_WINS
+        return DRAWN
+    return FIRST_WINS if state.winner == 0 else SECOND_WINS
 
 
 def check_line(actions: list[int]) -> FlipFourState:
@@ -149,7 +144,7 @@ def shuttle_line(seed: int) -> list[int]:
 
 def test_shuttling_lines_reach_third_repetitions_as_in_the_reference() -> None:
     endings = [check_line(shuttle_line(seed)) for seed in range(40)]
-    assert sum(reference_status(s) == REPETITION for s in endings) >= 10
+    assert sum(reference_status(s) == DRAWN for s in endings) >= 10
 
 
 def test_no_legal_move_loses_in_the_kernel_too() -> None:
@@ -158,9 +153,9 @@ def test_no_legal_move_loses_in_the_kernel_too() -> None:
     state = make("flipfour").new_initial_state()
     for text in texts:
         state = state.apply(state.parse_action(text))
-    assert reference_status(state) == BLACK_WINS
+    assert reference_status(state) == SECOND_WINS
     assert check_line(list(state.history)).end_reason() == "no legal move"
-    assert kernel().replay(list(state.history)).status[-1] == BLACK_WINS
+    assert kernel().replay(list(state.history)).status[-1] == SECOND_WINS
 
 
 def test_perft_from_the_start_is_golden() -> None:

@@ -35,19 +35,25 @@ import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
 from flipgames.core.jit import FILTER_WORDS, below, grow, jit, occurrences, seeded
-from flipgames.core.kernel import PlayoutBatch, PositionGraph
+from flipgames.core.kernel import (
+    DRAWN,
+    FIRST_WINS,
+    ONGOING,
+    SECOND_WINS,
+    PlayoutBatch,
+    PositionGraph,
+    Replay,
+)
 from flipgames.core.progress import Progress, silent
 
 if TYPE_CHECKING:
-    from flipgames.core.game import Game, State
+    from flipgames.core.game import State
+    from flipgames.games.flipflop.rules import FlipFlop
 
 I64 = npt.NDArray[np.int64]
 
 #: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
 MAX_MOVES = 64
-
-#: Status codes of a position on a line of play (also the playout outcome).
-ONGOING, WHITE_WINS, BLACK_WINS, REPETITION = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -172,9 +178,9 @@ def _status(occurrences: int, moves: int, side: int) -> int:
     """The status of a position on a line of play: the third occurrence draws (before
     anything else, as in the reference), else no legal move loses for the side to move."""
     if occurrences >= 3:
-        return REPETITION
+        return DRAWN
     if moves == 0:
-        return BLACK_WINS if side == 0 else WHITE_WINS
+        return SECOND_WINS if side == 0 else FIRST_WINS
     return ONGOING
 
 
@@ -208,7 +214,7 @@ def _play(
         n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
         status = _status(count, n, side)
         if ply < legal.shape[0]:
-            ordered = np.sort(moves[:n]) if status != REPETITION else moves[:0]
+            ordered = np.sort(moves[:n]) if status != DRAWN else moves[:0]
             legal[ply, : len(ordered)] = ordered
             legal[ply, len(ordered) : -1] = -1
             legal[ply, -1] = status
@@ -272,9 +278,9 @@ def _playouts(
             no_legal,
         )
         plies[g] = length
-        if status == WHITE_WINS:
+        if status == FIRST_WINS:
             returns[g] = 1
-        elif status == BLACK_WINS:
+        elif status == SECOND_WINS:
             returns[g] = -1
         elif status == ONGOING:
             capped += 1
@@ -362,7 +368,7 @@ def _enumerate(
     """Breadth-first, every position reachable from ``start`` (canonical keys when
     ``fold``): keys, status (side to move, or -1 for no legal move), edge starts, edge
     children."""
-    index = np.full(2 * 5**area, -1, dtype=np.int64)
+    index = np.full(2 * 5**area, -1, dtype=np.int32)
     keys = np.empty(1024, dtype=np.int64)
     status = np.empty(1024, dtype=np.int64)
     edge_start = np.empty(1025, dtype=np.int64)
@@ -401,17 +407,6 @@ def _enumerate(
 
 
 # --- the kernel -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Replay:
-    """A line of play through the kernel: the actions (given ones, then random ones), and
-    per position the sorted legal action ids (none after a third repetition) and status
-    (:data:`ONGOING`, :data:`WHITE_WINS`, :data:`BLACK_WINS`, :data:`REPETITION`)."""
-
-    actions: list[int]
-    legal: list[list[int]]
-    status: list[int]
 
 
 class FlipFlopKernel:
@@ -481,13 +476,6 @@ class FlipFlopKernel:
             [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
             [int(row[-1]) for row in legal[:rows]],
         )
-
-    def legal_actions(self, key: int) -> list[int]:
-        """The legal action ids (ascending, repetition ignored) of a reference key."""
-        moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        white, black, bishops, side = self.unpack(key)
-        n = _generate(white, black, bishops, side, *self._tables(), moves)
-        return sorted(int(a) for a in moves[:n])
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
@@ -560,9 +548,8 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
 
 
 @cache
-def kernel_for_game(game: Game) -> FlipFlopKernel:
+def kernel_for_game(game: FlipFlop) -> FlipFlopKernel:
     """The kernel of ``game`` (FlipFlop of either size), built once per process."""
-    size = getattr(game, "size", 5)
-    if size == 3:
-        return FlipFlop3x3Kernel(game.name, size)
-    return FlipFlopKernel(game.name, size)
+    if game.size == 3:
+        return FlipFlop3x3Kernel(game.name, game.size)
+    return FlipFlopKernel(game.name, game.size)

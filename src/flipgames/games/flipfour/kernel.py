@@ -19,7 +19,6 @@ made it; else a side with no legal action loses; else the third occurrence of a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -27,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded
-from flipgames.core.kernel import PlayoutBatch
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
 from flipgames.games.flipfour.board import NUM_SQUARES, REACH, WINDOWS, WINDOWS_THROUGH
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
 from flipgames.games.flipfour.rules import PIECES_IN_HAND
@@ -39,9 +38,6 @@ I64 = npt.NDArray[np.int64]
 
 #: Room for the actions of one position: 50 drops, or the moves of four pieces.
 MAX_ACTIONS = 128
-
-#: Status codes of a position on a line of play (also the playout outcome).
-ONGOING, WHITE_WINS, BLACK_WINS, REPETITION = 0, 1, 2, 3
 
 _REACH = np.array(REACH, dtype=np.int64)
 _MOVE_IDS = np.array(MOVE_IDS, dtype=np.int64)
@@ -134,9 +130,9 @@ def _status(four: bool, actions: int, count: int, player: int) -> int:
     """A four wins for the side that made it (the one not to move), no action loses for the
     side to move, a third occurrence draws: in that order, as in the reference."""
     if four or actions == 0:
-        return BLACK_WINS if player == 0 else WHITE_WINS
+        return SECOND_WINS if player == 0 else FIRST_WINS
     if count >= 3:
-        return REPETITION
+        return DRAWN
     return ONGOING
 
 
@@ -224,9 +220,9 @@ def _playouts(
         actions[:] = -1
         status, length = _play(actions, rng, max_plies, tables, history, seen, moves, no_legal)
         plies[g] = length
-        if status == WHITE_WINS:
+        if status == FIRST_WINS:
             returns[g] = 1
-        elif status == BLACK_WINS:
+        elif status == SECOND_WINS:
             returns[g] = -1
         elif status == ONGOING:
             capped += 1
@@ -263,17 +259,6 @@ def _perft(
         if not four:
             total += _perft(w, b, bi, h0, h1, 1 - player, depth - 1, tables, buffers)
     return total
-
-
-@dataclass(frozen=True)
-class Replay:
-    """A line of play through the kernel: the actions (given ones, then random ones), and
-    per position its legal action ids (none once the game is over) and status
-    (:data:`ONGOING`, :data:`WHITE_WINS`, :data:`BLACK_WINS`, :data:`REPETITION`)."""
-
-    actions: list[int]
-    legal: list[list[int]]
-    status: list[int]
 
 
 class FlipFourKernel:
