@@ -449,13 +449,13 @@ class FlipFlopKernel:
         )
         return PlayoutBatch(returns, plies, int(capped)), actions
 
-    def replay(self, actions: list[int], max_plies: int = 0) -> Replay:
-        """Play ``actions`` from the start through the kernel, then random moves (seed 0)
-        up to ``max_plies`` plies in all, recording every position's legal actions and status.
-        Stops at the first action the kernel finds illegal (fewer statuses than actions)."""
-        plies = max(max_plies, len(actions))
-        given = np.full(plies + 1, -1, dtype=np.int64)
-        given[: len(actions)] = actions
+    def replay(self, actions: list[int]) -> Replay:
+        """Play ``actions`` from the start through the same compiled loop as the playouts,
+        recording every position's legal actions and status (the differential tests' entry).
+        Stops where the game ends or at the first action the kernel finds illegal (then
+        fewer actions come back than were given)."""
+        plies = len(actions)
+        given = np.array([*actions, -1], dtype=np.int64)
         legal = np.zeros((plies + 1, MAX_MOVES + 1), dtype=np.int64)
         white, black = self.geometry.start
         status, played = _play(

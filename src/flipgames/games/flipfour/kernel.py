@@ -291,13 +291,13 @@ class FlipFourKernel:
         returns, plies, capped = _playouts(n, seeded(seed), max_plies, self.tables, actions)
         return PlayoutBatch(returns, plies, int(capped)), actions
 
-    def replay(self, actions: list[int], max_plies: int = 0) -> Replay:
-        """Play ``actions`` from the start through the kernel, then random actions (seed 0)
-        up to ``max_plies`` plies in all, recording every position's legal actions and
-        status. Stops at the first action the kernel finds illegal."""
-        plies = max(max_plies, len(actions))
-        given = np.full(plies + 1, -1, dtype=np.int64)
-        given[: len(actions)] = actions
+    def replay(self, actions: list[int]) -> Replay:
+        """Play ``actions`` from the start through the same compiled loop as the playouts,
+        recording every position's legal actions and status (the differential tests' entry).
+        Stops where the game ends or at the first action the kernel finds illegal (then
+        fewer actions come back than were given)."""
+        plies = len(actions)
+        given = np.array([*actions, -1], dtype=np.int64)
         legal = np.zeros((plies + 1, MAX_ACTIONS + 1), dtype=np.int64)
         status, played = _play(
             given,
