@@ -59,9 +59,10 @@ def reference_status(state: State) -> int:
     return FIRST_WINS if state.returns()[0] > 0 else SECOND_WINS
 
 
-def check_line(name: str, actions: list[int]) -> State:
-    """Replay ``actions`` in the kernel and the reference, comparing every ply; return the
-    reference's final state."""
+def check_line(name: str, actions: list[int], notation: bool = False) -> State:
+    """Replay ``actions`` in the kernel and the reference, comparing every ply (with
+    ``notation``, also that each kernel action prints and parses back to itself in the
+    reference's notation); return the reference's final state."""
     replay = kernel_of(name).replay(actions)
     assert replay.actions == actions, "the kernel refused an action the reference played"
     state = make(name).new_initial_state()
@@ -69,6 +70,8 @@ def check_line(name: str, actions: list[int]) -> State:
         expected = list(state.legal_actions())
         assert legal == expected, f"ply {ply} after {state.history_notation()}"
         assert status == reference_status(state), f"ply {ply} after {state.history_notation()}"
+        if notation:
+            assert [state.parse_action(state.action_to_string(a)) for a in legal] == legal
         if ply < len(actions):
             state = state.apply(actions[ply])
     assert len(replay.status) == len(actions) + 1
@@ -88,7 +91,7 @@ def test_random_playouts_agree_with_the_reference_ply_by_ply(name: str, seed: in
     for g in range(games):
         actions = [int(a) for a in traces[g] if a >= 0]
         assert len(actions) == batch.lengths[g]
-        final = check_line(name, actions)
+        final = check_line(name, actions, notation=g < 100)
         if final.is_terminal():
             assert batch.returns[g] == final.returns()[0]
         else:

@@ -45,14 +45,18 @@ def reference_status(state: State) -> int:
     return FIRST_WINS if state.winner == 0 else SECOND_WINS
 
 
-def check_line(actions: list[int]) -> FlipFourState:
-    """Replay ``actions`` in the kernel and the reference, comparing every ply."""
+def check_line(actions: list[int], notation: bool = False) -> FlipFourState:
+    """Replay ``actions`` in the kernel and the reference, comparing every ply (with
+    ``notation``, also that each kernel action prints and parses back to itself in the
+    reference's notation)."""
     replay = kernel().replay(actions)
     assert replay.actions == actions, "the kernel refused an action the reference played"
     state = make("flipfour").new_initial_state()
     for ply, (legal, status) in enumerate(zip(replay.legal, replay.status, strict=True)):
         assert legal == list(state.legal_actions()), f"ply {ply}: {state.history_notation()}"
         assert status == reference_status(state), f"ply {ply}: {state.history_notation()}"
+        if notation:
+            assert [state.parse_action(state.action_to_string(a)) for a in legal] == legal
         if ply < len(actions):
             state = state.apply(actions[ply])
     assert isinstance(state, FlipFourState)
@@ -69,7 +73,7 @@ def test_random_playouts_agree_with_the_reference_ply_by_ply(seed: int) -> None:
     for g in range(GAMES):
         actions = [int(a) for a in traces[g] if a >= 0]
         assert len(actions) == batch.lengths[g]
-        final = check_line(actions)
+        final = check_line(actions, notation=g < 20)
         if final.is_terminal():
             assert batch.returns[g] == final.returns()[0]
         else:

@@ -4,7 +4,7 @@ The same rules as :mod:`.rules` over plain ``int64`` bitboards (bit ``sq`` for s
 ``a1 = 0``, rank-major, as there), compiled by numba: move generation walks each piece's four
 rays from tables built once per size; a random playout, a whole perft or a whole enumeration
 is one call into machine code, so Python runs once per batch, never once per ply.
-:mod:`tests.kernels` checks it against the reference engine ply by ply.
+The tests in ``tests/kernels/`` check it against the reference engine ply by ply.
 
 A position is ``(white, black, bishops, side)`` as in the reference key
 (``white | black << A | bishops << 2A | side << 3A`` for ``A = N*N``); action ids are the
