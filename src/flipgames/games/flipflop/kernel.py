@@ -68,8 +68,6 @@ class Geometry:
     lengths: I64
     #: White's goal (middle of rank 1) and Black's (middle of the last rank).
     goals: tuple[int, int]
-    #: ``mirror[sq]``: the square reflected left-right (files a <-> last file).
-    mirror: I64
 
     @classmethod
     def of(cls, size: int) -> Geometry:
@@ -89,10 +87,7 @@ class Geometry:
                         file, rank, k = file + df, rank + dr, k + 1
                     lengths[sq, face, d] = k
         middle = size // 2
-        mirror = np.array(
-            [sq // size * size + size - 1 - sq % size for sq in range(area)], dtype=np.int64
-        )
-        return cls(size, area, rays, lengths, (middle, area - size + middle), mirror)
+        return cls(size, area, rays, lengths, (middle, area - size + middle))
 
     @property
     def start(self) -> tuple[int, int]:
@@ -317,40 +312,27 @@ def _perft(
 
 
 @jit
-def _mirrored(board: int, mirror: I64) -> int:
-    result = 0
-    for sq in range(len(mirror)):
-        if (board >> sq) & 1:
-            result |= 1 << mirror[sq]
-    return result
-
-
-@jit
 def _canonical(key: int, area: int, mirror: I64, fold: bool) -> int:
-    """``key``, or its left-right mirror image when that is smaller and ``fold`` is set."""
+    """``key``, or its left-right mirror image when that is smaller and ``fold`` is set
+    (``mirror[board]``: every board's mirror image)."""
     if not fold:
         return key
     mask = (1 << area) - 1
     reflected = key >> (3 * area) << (3 * area)
     for part in range(3):
-        reflected |= _mirrored((key >> (part * area)) & mask, mirror) << (part * area)
+        reflected |= mirror[(key >> (part * area)) & mask] << (part * area)
     return min(key, reflected)
 
 
 @jit
-def _dense_index(key: int, area: int) -> int:
-    """A small dense number for ``key``: each square in base 5 (empty, White +, White x,
-    Black +, Black x), times two for the side to move."""
-    code = 0
-    for sq in range(area - 1, -1, -1):
-        cell = 0
-        if (key >> sq) & 1:
-            cell = 1
-        elif (key >> (area + sq)) & 1:
-            cell = 3
-        if cell and (key >> (2 * area + sq)) & 1:
-            cell += 1
-        code = code * 5 + cell
+def _dense_index(key: int, area: int, place: I64) -> int:
+    """A small dense number for ``key``: each square a base-5 digit (0 empty, 1 White +,
+    2 White x, 3 Black +, 4 Black x), times two for the side to move. The digits add up
+    (White 1, Black 3, bishop face 1 more), so with ``place[board]`` the sum of the place
+    values ``5**sq`` of a board's squares the number is three lookups."""
+    mask = (1 << area) - 1
+    white, black = place[key & mask], place[(key >> area) & mask]
+    code: int = white + 3 * black + place[(key >> (2 * area)) & mask]
     return code * 2 + ((key >> (3 * area)) & 1)
 
 
@@ -363,6 +345,7 @@ def _enumerate(
     goal1: int,
     area: int,
     mirror: I64,
+    place: I64,
     fold: bool,
 ) -> tuple[I64, I64, I64, I64]:
     """Breadth-first, every position reachable from ``start`` (canonical keys when
@@ -376,7 +359,7 @@ def _enumerate(
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     start = _canonical(start, area, mirror, fold)
     keys[0] = start
-    index[_dense_index(start, area)] = 0
+    index[_dense_index(start, area, place)] = 0
     count, edges, node = 1, 0, 0
     mask = (1 << area) - 1
     while node < count:
@@ -391,7 +374,7 @@ def _enumerate(
             w, b, bi, _ = _apply(white, black, bishops, side, moves[i], area)
             child = w | (b << area) | (bi << (2 * area)) | ((1 - side) << (3 * area))
             child = _canonical(child, area, mirror, fold)
-            slot = _dense_index(child, area)
+            slot = _dense_index(child, area, place)
             if index[slot] < 0:
                 keys = grow(keys, count + 1)
                 status = grow(status, count + 1)
@@ -508,12 +491,27 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
     (2, True)
     """
 
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(name, size)
+        squares = range(size * size)
+        flipped = [sq // size * size + size - 1 - sq % size for sq in squares]
+        boards = range(1 << size * size)
+        #: ``mirror[board]``: the board reflected left-right (files a <-> c).
+        self.mirror = np.array(
+            [sum(1 << flipped[sq] for sq in squares if b >> sq & 1) for b in boards],
+            dtype=np.int64,
+        )
+        #: ``place[board]``: the sum of ``5**sq`` over the board's squares.
+        self.place = np.array(
+            [sum(5**sq for sq in squares if b >> sq & 1) for b in boards], dtype=np.int64
+        )
+
     def encode(self, state: State) -> int:
         """The node key of a reference state: its key or its mirror image's, the smaller."""
         self._check_state(state)
         key = state.key()
         assert isinstance(key, int)
-        return int(_canonical(key, self.geometry.area, self.geometry.mirror, True))
+        return int(_canonical(key, self.geometry.area, self.mirror, True))
 
     def graph(self, progress: Progress = silent) -> PositionGraph:
         """Every position reachable from the start, folded over the mirror."""
@@ -528,7 +526,7 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
         white, black = self.geometry.start
         area = self.geometry.area
         keys, status, edge_start, children = _enumerate(
-            white | black << area, *self._tables(), self.geometry.mirror, fold
+            white | black << area, *self._tables(), self.mirror, self.place, fold
         )
         progress("enumerating positions", done=len(keys), total=len(keys))
         lost = status < 0
