@@ -76,8 +76,9 @@ ONGOING, FIRST_WINS, SECOND_WINS, DRAWN = 0, 1, 2, 3
 class Replay:
     """A line of play through a kernel, for differential tests (a kernel's ``replay(actions)``
     entry, which runs the same compiled code as its playouts): the actions played (the given
-    ones, then any random ones), and per position its legal action ids in the reference
-    engine's order (none once the game is over) and its status code (:data:`ONGOING`...)."""
+    ones, up to the end of the game or the first one the kernel finds illegal), and per
+    position its legal action ids in the reference engine's order (none once the game is
+    over) and its status code (:data:`ONGOING`...)."""
 
     actions: list[int]
     legal: list[list[int]]
