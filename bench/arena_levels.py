@@ -53,7 +53,9 @@ def row(game: Game, stronger: str, weaker: str, games: int, seed: int) -> str:
         lambda rng: make_level_agent(game, weaker, rng),
         games=games,
         seed=seed,
-        progress=lambda line: print(f"  {game.name} {stronger}-{weaker} {line}", file=sys.stderr),
+        progress=lambda line, **_: print(
+            f"  {game.name} {stronger}-{weaker} {line}", file=sys.stderr
+        ),
     )
     low, high = result.interval
     return (

@@ -35,6 +35,7 @@ from flipgames.games.checkered_flag.notation import (
     ActionLayout,
     N,
     Token,
+    notation_help,
     parse_token,
 )
 from flipgames.games.checkered_flag.render import CARS, render_state
@@ -197,6 +198,9 @@ class CheckeredFlag(Game):
     def new_initial_state(self) -> CheckeredFlagState:
         phase = START if self.options["start"] == "spin" else CHOOSE
         return CheckeredFlagState(self, (phase, 0, 0, 0, N, N))
+
+    def notation_help(self) -> str:
+        return notation_help()
 
     def rules_summary(self) -> str:
         track, spinners = self.track, self.spinners

@@ -36,6 +36,7 @@ from flipgames.games.flipflop.notation import (
     ROOK,
     format_long,
     format_move,
+    notation_help,
     parse_move,
     square_name,
 )
@@ -156,6 +157,9 @@ class FlipFlop(Game):
     def rules_summary(self) -> str:
         """The rules as flipgames plays them (rulebook, rulings, options)."""
         return rules_text(self.board)
+
+    def notation_help(self) -> str:
+        return notation_help(self.board.size)
 
 
 class FlipFlop3x3(FlipFlop):
