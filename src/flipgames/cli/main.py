@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from flipgames.agents.base import Agent
-from flipgames.agents.levels import LevelUnavailableError, make_level_agent
+from flipgames.agents.levels import LevelUnavailableError, describe_level, make_level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft, solve_cost
@@ -113,7 +113,7 @@ def _check_writable(path: str) -> Path:
 def _level_agent(game: Game, level: str, rng: random.Random, args: argparse.Namespace) -> Agent:
     """An agent of ``level``, announcing (and showing the progress of) a first long solve."""
     try:
-        make_level_agent(game, "random" if level == "perfect" else level, rng)
+        describe_level(game, level)  # checks that the level exists here, solving nothing
     except LevelUnavailableError as exc:
         raise FlipgamesError(f"{exc}{_one_round_hint(game)}") from None
     if level == "perfect" and not catalog.solution_ready(game):
@@ -122,10 +122,7 @@ def _level_agent(game: Game, level: str, rng: random.Random, args: argparse.Name
             _note(args, f"the perfect level needs a first exact solve of {game.name}: {cost}")
         with TerminalProgress.for_command() as progress:
             return make_level_agent(game, level, rng, progress)
-    try:
-        return make_level_agent(game, level, rng)
-    except LevelUnavailableError as exc:
-        raise FlipgamesError(f"{exc}{_one_round_hint(game)}") from None
+    return make_level_agent(game, level, rng)
 
 
 def _one_round_hint(game: Game) -> str:
