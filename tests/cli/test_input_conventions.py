@@ -116,3 +116,14 @@ def test_progress_counts_on_and_starts_a_new_bar_for_a_new_job() -> None:
     assert "5,000" in shown
     assert "10/10" in shown
     assert "  enumerated 8 positions and 12 actions" in shown
+
+
+def test_a_report_inside_a_thinking_line_replaces_it() -> None:
+    """Loading a cached solution shows a thinking line; if the cache must be rebuilt the
+    solver's reports take over (rich allows one live display at a time)."""
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    with TerminalProgress(console) as progress, progress.thinking("loading the solution"):
+        progress("enumerated 5 positions", done=5)
+        progress("enumerated 10 positions", done=10)
+    assert "loading the solution..." in bars(console)
+    assert "enumerated 10 positions" in bars(console)

@@ -2,8 +2,9 @@
 
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
 solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
-and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
+and Checkered Flag by the stochastic solver (Flip Switch takes 4 to 6 minutes and 3.5 GB the
+first time, docs/games/flip-switch.md; the solution is then cached on disk). Flip Switch's
+default, a match of 3 rounds, has no perfect level. ``random`` is accepted too, as the baseline
 below every level. What each level is for each game, and the arena results
 that show the levels are ordered, are in ``docs/ai.md``.
 

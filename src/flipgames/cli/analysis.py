@@ -183,7 +183,8 @@ def analyze_rows(
     if catalog.is_solved(game) and depth is None:
         # The terminal may wait for a first solve (announced, with progress); the disk cache
         # makes every later call quick.
-        solved = catalog.solution(game, progress)
+        with progress.thinking(f"loading the solution of {game.name}"):
+            solved = catalog.solution(game, progress)
         if isinstance(solved, stochastic.StochasticSolution):
             rows = []
             for action, value in solved.action_values(state).items():

@@ -116,13 +116,14 @@ def _level_agent(game: Game, level: str, rng: random.Random, args: argparse.Name
         describe_level(game, level)  # checks that the level exists here, solving nothing
     except LevelUnavailableError as exc:
         raise FlipgamesError(f"{exc}{_one_round_hint(game)}") from None
-    if level == "perfect" and not catalog.solution_ready(game):
-        cost = solve_cost(game)
-        if cost is not None:
-            _note(args, f"the perfect level needs a first exact solve of {game.name}: {cost}")
-        with TerminalProgress.for_command() as progress:
-            return make_level_agent(game, level, rng, progress)
-    return make_level_agent(game, level, rng)
+    if level != "perfect":
+        return make_level_agent(game, level, rng)
+    cost = solve_cost(game)
+    if cost is not None and not catalog.solution_ready(game):
+        _note(args, f"the perfect level needs a first exact solve of {game.name}: {cost}")
+    # A cached solution can take a while to load too (Flip Switch: about half a minute).
+    with TerminalProgress.for_command() as progress, progress.thinking("loading the solution"):
+        return make_level_agent(game, level, rng, progress)
 
 
 def _one_round_hint(game: Game) -> str:
@@ -150,7 +151,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         # The strongest advice available at once: perfect play where the solution is at
         # hand, else the hard level.
         level = "perfect" if catalog.solution_ready(game) else "hard"
-        hint = make_level_agent(game, level, random.Random(seed + 1))
+        hint = _level_agent(game, level, random.Random(seed + 1), args)
     print(f"{game.title}, seed {seed} (replay the same chance with --seed {seed})")
     with TerminalProgress.for_command() as progress:
         outcome = play_game(

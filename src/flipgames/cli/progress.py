@@ -42,6 +42,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.status import Status
 from rich.text import Text
 
 
@@ -83,6 +84,7 @@ class TerminalProgress:
 
     def __init__(self, console: Console | None) -> None:
         self._console = console
+        self._status: Status | None = None
         self._bars: Progress | None = None
         self._task: TaskID | None = None
         self._message = ""
@@ -120,6 +122,9 @@ class TerminalProgress:
     def __call__(self, message: str, *, done: int | None = None, total: int | None = None) -> None:
         if self._console is None:
             return
+        if self._status is not None:  # a report inside a thinking line replaces the line
+            self._status.stop()
+            self._status = None
         if done is None:
             self.close()
             self._console.print(f"  {message}", highlight=False)
@@ -153,5 +158,10 @@ class TerminalProgress:
             yield
             return
         self.close()
-        with self._console.status(f"{what}...", spinner="dots"):
-            yield
+        self._status = self._console.status(f"{what}...", spinner="dots")
+        try:
+            with self._status:
+                yield
+        finally:
+            self._status = None
+            self.close()
