@@ -4,6 +4,8 @@ stderr naming what is wrong, a non-zero exit code, never a traceback, nothing pl
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -161,3 +163,16 @@ def test_every_command_has_a_description(flipgames: Run) -> None:
         assert flipgames(command, "--help").out.count("\n") > 3
     assert "list the games" in flipgames("list", "--help").out
     assert "checking every action" in flipgames("replay", "--help").out
+
+
+def test_output_that_cannot_be_written_is_a_one_line_error() -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "flipgames", "list"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "flipgames: error: No space left on device\n"

@@ -127,3 +127,16 @@ def test_a_report_inside_a_thinking_line_replaces_it() -> None:
         progress("enumerated 10 positions", done=10)
     assert "loading the solution..." in bars(console)
     assert "enumerated 10 positions" in bars(console)
+
+
+def test_the_flipfour_legend_names_every_letter_the_board_shows() -> None:
+    state = make("flipfour").new_initial_state()
+    for text in ["R@a1", "B@e5", "B@b2", "R@d4"]:  # White R, Black b, White B, Black r
+        state = state.apply(state.parse_action(text))
+    board, legend = state.render().rsplit("In hand:", 1)
+    ranks = [line[1:-1] for line in board.splitlines() if line[:1].isdigit()]  # cells only
+    shown = {ch for line in ranks for ch in line if ch.isalpha()}
+    assert shown == {"R", "B", "r", "b"}
+    for letter in shown:
+        assert f"{letter}," in legend or f"{letter})" in legend or f"{letter} " in legend
+    assert "rook" in legend and "bishop" in legend and "[ ]" in legend

@@ -391,6 +391,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
+    except OSError as exc:
+        # The system refused a read or write (a full disk, a closed terminal). What was
+        # buffered for stdout may be what failed: drop it so exiting does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"flipgames: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_ERROR
     return code
 
 
