@@ -36,11 +36,12 @@ def _one_round_note(game: Game, quiet: bool) -> None:
         _note(quiet, f"{game.title}: one round (rounds=1), the game the solver studies")
 
 
-def _warn_first_solve(game: Game, quiet: bool) -> None:
-    """Before a long first solve, say what it costs (it is cached afterwards)."""
+def _warn_first_solve(game: Game) -> None:
+    """Before a long first solve, say on stderr what it costs (it is cached afterwards).
+    Always, --json and --quiet included: minutes and gigabytes should never come unannounced."""
     cost = solve_cost(game)
     if cost is not None and not catalog.solution_ready(game):
-        _note(quiet, f"first exact solve of {game.name}: {cost}")
+        print(f"first exact solve of {game.name}: {cost}", file=sys.stderr, flush=True)
 
 
 def _exact(p: Fraction) -> str:
@@ -107,7 +108,7 @@ def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     quiet = args.quiet or args.json
     _one_round_note(game, quiet)
-    _warn_first_solve(game, quiet)
+    _warn_first_solve(game)
     try:
         with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
             report = solve_report(game, args.max_positions, progress)
@@ -243,8 +244,8 @@ def _notation(state: State, line: list[int]) -> list[str]:
 def cmd_analyze(args: argparse.Namespace, state: State) -> int:
     game = state.game
     _one_round_note(game, args.json)
-    if args.depth is None and catalog.is_solved(game) and not state.is_terminal():
-        _warn_first_solve(game, args.json)
+    if args.depth is None and catalog.is_solved(game) and state.current_player >= 0:
+        _warn_first_solve(game)
     with TerminalProgress.for_command(json=args.json) as progress:
         kind, rows = analyze_rows(state, args.depth, args.seed, progress, args.force)
     if args.json:

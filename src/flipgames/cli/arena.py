@@ -8,14 +8,18 @@ import random
 
 from flipgames.agents.arena import play_match
 from flipgames.agents.levels import make_level_agent
+from flipgames.cli.agents import check_level, level_agent
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.game import Game
 
 
 def cmd_arena(args: argparse.Namespace, game: Game) -> int:
-    # Build one agent of each kind first, so a bad level fails before any game is played.
+    # Check both levels first, so a bad one fails before any game is played; then build one
+    # of each, which announces and shows a first exact solve (the perfect level).
     for level in (args.a, args.b):
-        make_level_agent(game, level, random.Random(0))
+        check_level(game, level)
+    for level in (args.a, args.b):
+        level_agent(game, level, random.Random(0), quiet=args.json or args.quiet)
     with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
         result = play_match(
             game,

@@ -17,11 +17,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from flipgames.agents.base import Agent
-from flipgames.agents.levels import LevelUnavailableError, describe_level, make_level_agent
+from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
-from flipgames.cli.estimates import LIMIT_SECONDS, check_perft, solve_cost
+from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.serve import add_serve_command
@@ -110,30 +109,6 @@ def _check_writable(path: str) -> Path:
     return target
 
 
-def _level_agent(game: Game, level: str, rng: random.Random, args: argparse.Namespace) -> Agent:
-    """An agent of ``level``, announcing (and showing the progress of) a first long solve."""
-    try:
-        describe_level(game, level)  # checks that the level exists here, solving nothing
-    except LevelUnavailableError as exc:
-        raise FlipgamesError(f"{exc}{_one_round_hint(game)}") from None
-    if level != "perfect":
-        return make_level_agent(game, level, rng)
-    cost = solve_cost(game)
-    if cost is not None and not catalog.solution_ready(game):
-        _note(args, f"the perfect level needs a first exact solve of {game.name}: {cost}")
-    # A cached solution can take a while to load too (Flip Switch: about half a minute).
-    with TerminalProgress.for_command() as progress, progress.thinking("loading the solution"):
-        return make_level_agent(game, level, rng, progress)
-
-
-def _one_round_hint(game: Game) -> str:
-    """Where only the one-round game is solved, say how to ask for it."""
-    if "rounds" not in game.options or game.options["rounds"] == 1:
-        return ""
-    single = make(game.name, {**game.options, "rounds": 1})
-    return " (the solved game is one round: add -o rounds=1)" if catalog.is_solved(single) else ""
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -144,14 +119,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     save = _check_writable(args.save) if args.save else None
     agents = {}
     if args.vs != "human":
-        agent = _level_agent(game, args.vs, rng, args)
+        agent = level_agent(game, args.vs, rng)
         agents = {p: agent for p in range(game.num_players) if p != human_seat}
     hint = None
     if args.hint:
         # The strongest advice available at once: perfect play where the solution is at
         # hand, else the hard level.
         level = "perfect" if catalog.solution_ready(game) else "hard"
-        hint = _level_agent(game, level, random.Random(seed + 1), args)
+        hint = level_agent(game, level, random.Random(seed + 1))
     print(f"{game.title}, seed {seed} (replay the same chance with --seed {seed})")
     with TerminalProgress.for_command() as progress:
         outcome = play_game(
