@@ -93,3 +93,10 @@ def test_the_first_flip_switch_solve_is_announced_with_its_cost(terminal: Start)
     term.ctrl_c()
     assert term.wait() == 130
     assert "Traceback" not in term.shown
+
+
+def test_the_policy_table_shows_one_bar_over_the_pairs(terminal: Start) -> None:
+    term = terminal("solve", "checkered-flag", "-o", "track=short", "--policies")
+    assert term.wait() == 0
+    assert "policies evaluated" in term.shown and "15/15" in term.shown
+    assert "always 1st" in term.shown

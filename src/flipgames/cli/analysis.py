@@ -84,24 +84,28 @@ def solve_report(game: Game, max_positions: int, progress: Progress) -> dict[str
 
 
 def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
-    """Exact results of the simple fixed gear policies against each other and optimal play."""
+    """Exact results of the simple fixed gear policies against each other and optimal play.
+
+    ``progress`` gets one report per pair evaluated (each pair is a solve of its own).
+    """
     rows = []
     choices: list[policies.GearUpTo | None] = [*policies.GEAR_POLICIES, None]
-    for first in choices:
-        for second in choices:
-            if first is None and second is None:
-                continue
-            result = policies.evaluate_policy(game, first, second, progress)
-            rows.append(
-                {
-                    "first": result.players[0],
-                    "second": result.players[1],
-                    "first_wins": float(result.win),
-                    "draw": float(result.draw),
-                    "second_wins": float(result.loss),
-                    "exact_first_wins": _exact(result.win),
-                }
-            )
+    pairs = [(a, b) for a in choices for b in choices if a is not None or b is not None]
+    for done, (first, second) in enumerate(pairs):
+        names = [p.name if p is not None else "optimal" for p in (first, second)]
+        progress(f"policies: {names[0]} vs {names[1]}", done=done, total=len(pairs))
+        result = policies.evaluate_policy(game, first, second)
+        rows.append(
+            {
+                "first": result.players[0],
+                "second": result.players[1],
+                "first_wins": float(result.win),
+                "draw": float(result.draw),
+                "second_wins": float(result.loss),
+                "exact_first_wins": _exact(result.win),
+            }
+        )
+    progress("policies evaluated", done=len(pairs), total=len(pairs))
     return rows
 
 

@@ -60,12 +60,6 @@ def _apply_moves(state: State, moves: str | None) -> State:
     return state
 
 
-def _note(args: argparse.Namespace, text: str) -> None:
-    """A remark on stderr (never with --json or --quiet: stdout stays machine-readable)."""
-    if not (getattr(args, "json", False) or getattr(args, "quiet", False)):
-        print(text, file=sys.stderr, flush=True)
-
-
 def cmd_list(args: argparse.Namespace) -> int:
     rows = []
     for name in game_names():
@@ -170,8 +164,8 @@ def cmd_perft(args: argparse.Namespace) -> int:
     game = _game(args)
     state = _apply_moves(game.new_initial_state(), args.moves)
     estimate = check_perft(state, args.depth, args.force)
-    if estimate is not None:
-        _note(args, f"perft {args.depth}: {estimate.words()}")
+    if estimate is not None and not args.json:
+        print(f"perft {args.depth}: {estimate.words()}", file=sys.stderr, flush=True)
     started = time.perf_counter()
     with TerminalProgress.for_command(json=args.json) as progress:
         if args.divide:
@@ -222,7 +216,6 @@ def _count(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
         return value
 
-    parse.__name__ = "whole number"
     return parse
 
 
