@@ -48,13 +48,13 @@ def flipgames() -> Run:
 class Terminal:
     """``python -m flipgames`` on a pseudo-terminal: read what it shows, type, press Ctrl-C."""
 
-    def __init__(self, *argv: str, cwd: str | None = None) -> None:
+    def __init__(self, *argv: str, env: dict[str, str] | None = None) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: become the command (stdin, stdout, stderr are the terminal)
             os.execvpe(
                 sys.executable,
                 [sys.executable, "-m", "flipgames", *argv],
-                {**os.environ, "COLUMNS": "100", "TERM": "xterm"},
+                {**os.environ, "COLUMNS": "100", "TERM": "xterm", **(env or {})},
             )
         self.pid, self.fd = pid, fd
         self.shown = ""
@@ -114,11 +114,12 @@ class Terminal:
 
 @pytest.fixture
 def terminal() -> Iterator[Callable[..., Terminal]]:
-    """Start ``flipgames`` on pseudo-terminals; each is killed at the end if still running."""
+    """Start ``flipgames`` on pseudo-terminals (``env``: extra environment variables); each
+    is killed at the end if still running."""
     started: list[Terminal] = []
 
-    def start(*argv: str) -> Terminal:
-        started.append(Terminal(*argv))
+    def start(*argv: str, env: dict[str, str] | None = None) -> Terminal:
+        started.append(Terminal(*argv, env=env))
         return started[-1]
 
     yield start

@@ -45,9 +45,11 @@ def test_ctrl_c_while_the_computer_thinks_saves_the_record(terminal: Start, tmp_
 
 
 def test_a_long_solve_shows_a_progress_bar_on_a_terminal_only(
-    terminal: Start, flipgames: Run
+    terminal: Start, flipgames: Run, tmp_path: Path
 ) -> None:
-    term = terminal("solve", "flipflop-3x3", "--max-positions", "250000")
+    # A cache of its own: a solution cached by another test would leave nothing to show.
+    cache = {"FLIPGAMES_CACHE": str(tmp_path)}
+    term = terminal("solve", "flipflop-3x3", "--max-positions", "250000", env=cache)
     term.read_until("positions")
     assert term.wait() == 0
     assert "/s" in term.shown  # the rate column of the bar
@@ -82,10 +84,12 @@ def test_perft_shows_progress_per_depth(terminal: Start) -> None:
     assert "perft(4) = 41666" in term.shown
 
 
-def test_the_first_flip_switch_solve_is_announced_with_its_cost(terminal: Start) -> None:
+def test_the_first_flip_switch_solve_is_announced_with_its_cost(
+    terminal: Start, tmp_path: Path
+) -> None:
     """`analyze flip-switch` needs the full one-round solve: it says what that costs before
     starting (the test stops it there)."""
-    term = terminal("analyze", "flip-switch")
+    term = terminal("analyze", "flip-switch", env={"FLIPGAMES_CACHE": str(tmp_path)})
     shown = term.read_until("first exact solve of flip-switch")
     term.read_until("this happens once")
     assert "one round (rounds=1)" in shown
