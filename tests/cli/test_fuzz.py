@@ -35,7 +35,7 @@ GAMES = st.sampled_from([*game_names(), "chess", "", "FLIPFLOP", "flip switch", 
 # Valid values more often than not, so that most examples get past the argument parser.
 NUMBERS = st.sampled_from(
     ["1", "2", "3", "1", "2", "02", "-3", "0", "x", "", "1.5", "99999999999999999999"]
-)
+)  # depths, games, seats, budgets: 3 at most, so that an example takes about a second
 SEEDS = st.sampled_from(["0", "1", "7", "42", "1", "-1", "2147483648", "seed", ""])
 LEVELS = st.sampled_from(["random", "easy", "perfect", "human", "genius", "HARD", ""])
 JUNK = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
@@ -50,7 +50,8 @@ def option_flags(draw: st.DrawFn, game: str) -> list[str]:
         name = draw(st.sampled_from([*names, "colour", ""]) if names else JUNK)
         value = draw(
             st.one_of(
-                st.sampled_from(["1", "2", "3", "0", "-1", "99", "edges", "pass", "short", "flap"]),
+                # Numbers stay small: 99 rounds or laps are valid but make a match of minutes.
+                st.sampled_from(["1", "2", "3", "0", "-1", "edges", "pass", "short", "flap"]),
                 st.sampled_from(["first", "inplace", "opponent", "orthogonal", "/nonexistent"]),
                 JUNK,
             )
@@ -107,7 +108,10 @@ def command_lines(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 def long_solve(argv: list[str]) -> bool:
     """True for the few well-formed requests that start a solve of more than seconds."""
     command, game_name = argv[0], argv[1] if len(argv) > 1 else ""
+    # Only `solve` and the perfect level solve here (`analyze` always gets a --depth).
     if game_name not in ("flip-switch", "checkered-flag"):
+        return False
+    if command != "solve" and "perfect" not in argv:
         return False
     pairs = [argv[i + 1] for i, flag in enumerate(argv[:-1]) if flag == "-o"]
     try:
