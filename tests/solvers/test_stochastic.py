@@ -473,7 +473,7 @@ def test_flip_switch_endgame() -> None:
     """Whoever lines up the three stars wins; with one star still face down, chance reveals
     it, and the switches form cycles. The solution is consistent and optimal, and a player who
     can line the stars up in one move is worth a sure win."""
-    game = make("flip-switch")
+    game = make("flip-switch", rounds=1)  # the solver studies one round
     root = game.state_from_actions(ENDGAME.split())
     solution = solve_stochastic(game, root=root)
     assert 10_000 < solution.positions < 15_000
@@ -496,7 +496,7 @@ def test_flip_switch_endgame() -> None:
 def test_flip_switch_switching_endgame_matches_value_iteration() -> None:
     """Once the last star is up, only switches remain: a deterministic game full of cycles,
     checked position by position against plain value iteration."""
-    game = make("flip-switch")
+    game = make("flip-switch", rounds=1)  # the solver studies one round
     root = game.state_from_actions([*ENDGAME.split(), "c3", "star"])
     solution = solve_stochastic(game, root=root)
     reference = reference_values(root)
@@ -507,7 +507,7 @@ def test_flip_switch_switching_endgame_matches_value_iteration() -> None:
 
 
 def test_flip_switch_values_are_for_the_player_to_move() -> None:
-    game = make("flip-switch")
+    game = make("flip-switch", rounds=1)  # the solver studies one round
     root = game.state_from_actions(ENDGAME.split())
     solution = solve_stochastic(game, root=root)
     for state in list(positions(root))[::50]:

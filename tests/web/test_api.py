@@ -80,7 +80,7 @@ def test_games_lists_every_game_with_options_and_levels(client: TestClient) -> N
     switch = games["flip-switch"]
     assert switch["has_chance"] is True
     rounds = next(o for o in switch["options"] if o["name"] == "rounds")
-    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (1, 1, 99)
+    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, 99)  # a match
     lines = next(o for o in switch["options"] if o["name"] == "lines")
     assert lines["choices"] == ["all", "edges"]
 

@@ -2,8 +2,9 @@
 
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
 solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
-and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
+and Checkered Flag by the stochastic solver (Flip Switch takes 4 to 6 minutes and 3.5 GB the
+first time, docs/games/flip-switch.md; the solution is then cached on disk). Flip Switch's
+default, a match of 3 rounds, has no perfect level. ``random`` is accepted too, as the baseline
 below every level. What each level is for each game, and the arena results
 that show the levels are ordered, are in ``docs/ai.md``.
 
@@ -33,7 +34,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
@@ -42,6 +42,7 @@ from flipgames.agents.perfect import PerfectAgent, SolvedValues
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
+from flipgames.core.progress import Progress, silent
 from flipgames.solvers import catalog
 from flipgames.solvers.catalog import is_solved
 
@@ -128,10 +129,14 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
 _FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
 
 
-@cache
-def _solution(game: Game) -> SolvedValues:
+_SOLUTIONS: dict[Game, SolvedValues] = {}
+
+
+def _solution(game: Game, progress: Progress) -> SolvedValues:
     """The solution of a solved game, loaded once per process (solvers cache on disk)."""
-    return catalog.solution(game)
+    if game not in _SOLUTIONS:
+        _SOLUTIONS[game] = catalog.solution(game, progress)
+    return _SOLUTIONS[game]
 
 
 def levels_for(game: Game) -> list[str]:
@@ -155,18 +160,21 @@ def describe_level(game: Game, level: str) -> str:
     return _TABLE.get(game.name, _FALLBACK)[level].description
 
 
-def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
+def make_level_agent(
+    game: Game, level: str, rng: random.Random, progress: Progress = silent
+) -> Agent:
     """An agent playing ``game`` at ``level`` (or ``random``), using ``rng`` for its choices.
 
     Raises :class:`UnknownAgentError` for a name that is no level and
     :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
-    levels that exist. ``perfect`` solves the game first if no solution is cached.
+    levels that exist. ``perfect`` solves the game first if no solution is cached, reporting
+    to ``progress``.
     """
     _check_level(game, level)
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect":
-        return PerfectAgent(rng, _solution(game))
+        return PerfectAgent(rng, _solution(game, progress))
     return _TABLE.get(game.name, _FALLBACK)[level].build(rng)
 
 

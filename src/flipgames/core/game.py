@@ -84,6 +84,13 @@ class Game(ABC):
     def rules_summary(self) -> str:
         """Return the rules as flipgames plays them, rulings included, as plain text."""
 
+    def notation_help(self) -> str:
+        """How to write an action in this game, with two examples (the terminal's ``help``).
+
+        Every game overrides it; this fallback points at the rules.
+        """
+        return f"Type an action in {self.title}'s notation (flipgames rules {self.name})."
+
     def kernel(self) -> Kernel | None:
         """This game's compiled kernel, or None when it has none. Algorithms ask
         :func:`flipgames.core.kernel.kernel_for` instead, which honours ``FLIPGAMES_KERNEL``;

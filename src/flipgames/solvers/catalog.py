@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from flipgames.core.game import Game, State
+from flipgames.core.progress import Progress
 from flipgames.solvers import cache, retrograde, stochastic
-from flipgames.solvers.retrograde import Progress
 
 #: Bump when the retrograde solver's results or payload format change.
 RETROGRADE_VERSION = 1

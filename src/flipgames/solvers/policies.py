@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flipgames.core.game import Game, State
+from flipgames.core.progress import Progress
 from flipgames.solvers.stochastic import (
     Policy,
-    Progress,
     StochasticSolution,
     policy_name,
     solve_stochastic,

@@ -25,17 +25,16 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
+from flipgames.core.progress import Progress, silent
 
 WIN, DRAW, LOSS = 1, 0, -1
 WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
-
-Progress = Callable[[str], None]
 
 
 def _thaw(key: Hashable) -> Any:
@@ -153,7 +152,7 @@ def solve(
     if not game.deterministic or game.num_players != 2:
         raise SolverError(f"retrograde analysis needs a deterministic 2-player game: {game.name}")
     started = time.perf_counter()
-    say = progress or (lambda _: None)
+    say = progress or silent
 
     # 1. Enumerate. BFS reaches each position first along a shortest path, which never
     # repeats a position, so no repetition draw can cut the enumeration short.
@@ -207,9 +206,10 @@ def solve(
         if node % 50_000 == 0:
             say(
                 f"expanded {node:,} positions (ply {depths[node - 1]}), "
-                f"{len(states) - node:,} waiting"
+                f"{len(states) - node:,} waiting",
+                done=node,
             )
-    say(f"enumerated {len(states):,} positions; propagating values")
+    say(f"enumerated {len(states):,} positions; propagating values", done=len(states))
 
     # 2. Propagate from the decided terminals in order of remoteness.
     queue = terminal

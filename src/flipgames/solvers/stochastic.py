@@ -58,13 +58,13 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.core.game import CHANCE, TERMINAL, Game, State
+from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
 from flipgames.solvers.retrograde import SolverError
 
 #: Bump when the payload or the canonical strategies change: old cache files are then ignored.
 VERSION = 3
 
-Progress = Callable[[str], None]
 #: A fixed way to play: the action a player takes in a position (called once per position).
 Policy = Callable[[State], int]
 
@@ -313,7 +313,8 @@ def solve_stochastic(
     expanded there, so the other player's values are a best response to it (both fixed: the
     exact values of that pair of policies). A ``root`` whose history could repeat positions
     below it may see lines cut short by the repetition rule: start from one reached by an
-    irreversible action. ``progress`` receives a line of text every so often.
+    irreversible action. ``progress`` receives a report every so often (positions done and,
+    once known, the total).
     """
     if not game.has_chance or game.num_players != 2 or game.hidden_information:
         raise SolverError(
@@ -328,7 +329,7 @@ def solve_stochastic(
     if len(policies) != 2:
         raise SolverError("policies: give one per player (None for optimal play)")
     started = time.perf_counter()
-    solver = _Solver(game, progress or (lambda _: None), tuple(policies))
+    solver = _Solver(game, progress or silent, tuple(policies))
     keys = solver.enumerate(root or game.new_initial_state())
     solver.solve()
     names = tuple(None if p is None else policy_name(p) for p in policies)
@@ -472,8 +473,13 @@ class _Solver:
             self.first.append(len(self.child))
             node += 1
             if node % _REPORT_EVERY == 0:
-                self.say(f"enumerated {node:,} positions, {len(states) - node:,} waiting")
-        self.say(f"enumerated {len(states):,} positions and {len(self.child):,} actions")
+                self.say(
+                    f"enumerated {node:,} positions, {len(states) - node:,} waiting", done=node
+                )
+        self.say(
+            f"enumerated {len(states):,} positions and {len(self.child):,} actions",
+            done=len(states),
+        )
         return [_encode_key(key) for key in index]
 
     def _actions(self, state: State, player: int) -> tuple[int, ...]:
@@ -548,7 +554,11 @@ class _Solver:
                     self._solve_acyclic(v)
                 before, solved = solved, solved + len(members)
                 if solved // _REPORT_EVERY > before // _REPORT_EVERY or solved == n:
-                    self.say(f"solved {solved:,} of {n:,} positions ({cycles:,} cycles)")
+                    self.say(
+                        f"solved {solved:,} of {n:,} positions ({cycles:,} cycles)",
+                        done=solved,
+                        total=n,
+                    )
 
     def _settle(self, v: int) -> None:
         """Record that ``v``'s value is known now, after every position settled before."""

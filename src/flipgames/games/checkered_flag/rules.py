@@ -35,6 +35,7 @@ from flipgames.games.checkered_flag.notation import (
     ActionLayout,
     N,
     Token,
+    notation_help,
     parse_token,
 )
 from flipgames.games.checkered_flag.render import CARS, render_state
@@ -80,7 +81,7 @@ Rulebook
 Rulings and decisions (see docs/games/checkered-flag.md)
 - Start spin: one chance outcome, the ordered pair of spins with ties removed (a tie spins
   again), each pair with its exact probability given that it is not a tie. With start=first
-  player 0 starts and there is no start spin.
+  player 1 starts and there is no start spin.
 - Leaving a crash circle is a turn of its own: the only legal action is the circle the marker
   moves to, written C2 (from C3) or N (from C2).
 - A car's distance is the number of spaces it has driven; it wins when that reaches
@@ -119,7 +120,7 @@ class CheckeredFlag(Game):
             "start",
             "spin",
             choices=("spin", "first"),
-            help="spin: both spin B, higher starts (ties spin again); first: player 0 starts",
+            help="spin: both spin B, higher starts (ties spin again); first: player 1 starts",
         ),
         Option("laps", 1, minimum=1, help="laps to race; the goal is laps x track length"),
         Option(
@@ -197,6 +198,9 @@ class CheckeredFlag(Game):
     def new_initial_state(self) -> CheckeredFlagState:
         phase = START if self.options["start"] == "spin" else CHOOSE
         return CheckeredFlagState(self, (phase, 0, 0, 0, N, N))
+
+    def notation_help(self) -> str:
+        return notation_help()
 
     def rules_summary(self) -> str:
         track, spinners = self.track, self.spinners
@@ -381,7 +385,7 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
         kind, values = token
         if phase == START:
             if kind != "start":
-                return None, "first both players spin B, written player 0:player 1, e.g. '5:3'"
+                return None, "first both players spin B, written player 1:player 2, e.g. '5:3'"
             if values[0] == values[1]:
                 return None, "a tie is spun again, so it is never an outcome"
             return layout.start_id(*values), "Spinner B has no such face"
@@ -389,7 +393,8 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
             if kind == "circle" or (kind == "number" and 1 <= values[0] <= 3):
                 target = values[0]
             else:
-                return None, f"player {mover} chooses a gear (1, 2 or 3) before spinning"
+                name = self.game.player_names[mover]
+                return None, f"{name} chooses a gear (1, 2 or 3) before spinning"
             if gear >= C2:
                 return target, f"the marker is on {GEAR_NAMES[gear]}: one circle toward N"
             if target == N:

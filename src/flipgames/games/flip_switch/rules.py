@@ -118,7 +118,15 @@ class FlipSwitch(Game):
             choices=("draw", "pass"),
             help="a player with no legal action draws the round, or passes.",
         ),
-        Option("rounds", 1, minimum=1, maximum=99, help="rounds in the match."),
+        # The rulebook: "Winner is determined by number of rounds won", so play is a match.
+        # One round (rounds=1) is the game the solver and the perfect level study.
+        Option(
+            "rounds",
+            3,
+            minimum=1,
+            maximum=99,
+            help="rounds in the match (1: a single round, the game the solver studies).",
+        ),
         Option("size", 3, minimum=3, maximum=6, help="the board is size x size."),
         Option(
             "shapes",
@@ -151,6 +159,9 @@ class FlipSwitch(Game):
 
     def new_initial_state(self) -> FlipSwitchState:
         return FlipSwitchState.round_start(self, results=(), reason="", parent=None, action=None)
+
+    def notation_help(self) -> str:
+        return self.layout.notation_help()
 
     def rules_summary(self) -> str:
         layout = self.layout
@@ -640,7 +651,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
 
         >>> from flipgames import make
         >>> print(make("flip-switch").new_initial_state().render())  # doctest: +ELLIPSIS
-        Flip Switch · round 1 of 1 · player 1 to move
+        Flip Switch · round 1 of 3 · player 1 to move
         ...
           3 │ ░ │ ░ │ ░ │ 3
         ...

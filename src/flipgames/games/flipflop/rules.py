@@ -36,6 +36,7 @@ from flipgames.games.flipflop.notation import (
     ROOK,
     format_long,
     format_move,
+    notation_help,
     parse_move,
     square_name,
 )
@@ -165,6 +166,9 @@ class FlipFlop(Game):
         from flipgames.games.flipflop.kernel import kernel_for_game
 
         return kernel_for_game(self)
+
+    def notation_help(self) -> str:
+        return notation_help(self.board.size)
 
 
 class FlipFlop3x3(FlipFlop):

@@ -50,6 +50,7 @@ from flipgames.games.flipfour.notation import (
     Drop,
     Move,
     action_text,
+    notation_help,
     parse_text,
 )
 from flipgames.games.flipfour.render import render_state
@@ -106,6 +107,9 @@ class FlipFour(Game):
 
     def new_initial_state(self) -> FlipFourState:
         return FlipFourState(self)
+
+    def notation_help(self) -> str:
+        return notation_help()
 
     def rules_summary(self) -> str:
         return RULES

@@ -45,6 +45,7 @@ from flipgames.games.rubiks_flip.notation import (
     format_action,
     format_flip,
     inplace_part,
+    notation_help,
     parse_square,
     parse_turn,
 )
@@ -173,6 +174,9 @@ class RubiksFlip(Game):
 
     def new_initial_state(self) -> RubiksFlipState:
         return RubiksFlipState(self)
+
+    def notation_help(self) -> str:
+        return notation_help(self.flap)
 
     def rules_summary(self) -> str:
         lines = [
