@@ -13,15 +13,19 @@ from typing import Any
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
-from flipgames.solvers import catalog, policies, stochastic
-from flipgames.solvers.retrograde import WORDS, Progress, SolverError
+from flipgames.core.progress import Progress, silent
+from flipgames.solvers import catalog, policies
+from flipgames.solvers.graph import SolverError
 
 
-def _say(quiet: bool) -> Progress | None:
+def _print_progress(message: str, *, done: int | None = None, total: int | None = None) -> None:
+    count = "" if done is None else f": {done:,}" + ("" if total is None else f" of {total:,}")
+    print(f"  {message}{count}", file=sys.stderr, flush=True)
+
+
+def _say(quiet: bool) -> Progress:
     """Progress lines for long solves, on stderr so --json output stays clean."""
-    if quiet:
-        return None
-    return lambda message: print(f"  {message}", file=sys.stderr, flush=True)
+    return silent if quiet else _print_progress
 
 
 def _exact(p: Fraction) -> str:
@@ -33,30 +37,24 @@ def solve_report(game: Game, max_positions: int, quiet: bool) -> dict[str, Any]:
     started = time.perf_counter()
     root = game.new_initial_state()
     report: dict[str, Any] = {"game": game.name, "options": dict(game.options)}
+    solution = catalog.solve(game, _say(quiet), max_positions)
+    value = solution.value(root, player=0)
+    best = [] if root.current_player < 0 else solution.best_actions(root)
+    report |= {
+        "solver": "retrograde" if game.deterministic else "stochastic",
+        "positions": solution.positions,
+        "best_actions": [root.action_to_string(a) for a in best],
+        "seconds": round(solution.seconds, 3),
+    }
     if game.deterministic:
-        solution = catalog.retrograde_solution(game, _say(quiet), max_positions)
-        value, remoteness = solution.value(root)
-        report |= {
-            "solver": "retrograde",
-            "positions": len(solution.values),
-            "value": value,
-            "remoteness": remoteness,
-            "best_actions": [root.action_to_string(a) for a in solution.best_actions(root)],
-            "seconds": round(solution.seconds, 3),
-        }
+        report |= {"value": value.outcome, "remoteness": value.remoteness}
     else:
-        chance = stochastic.cached_solve(game, _say(quiet))
-        win, draw, loss = chance.probabilities(root, player=0)
-        best = [] if root.current_player < 0 else chance.best_actions(root)
+        win, draw, loss = value.win, value.draw, value.loss
         report |= {
-            "solver": "stochastic",
-            "positions": chance.positions,
             "value": {"win": float(win), "draw": float(draw), "loss": float(loss)},
             "exact": {"win": _exact(win), "draw": _exact(draw), "loss": _exact(loss)},
-            "expected_return": _exact(chance.value(root, player=0)),
+            "expected_return": _exact(value.expected),
             "remoteness": None,
-            "best_actions": [root.action_to_string(a) for a in best],
-            "seconds": round(chance.seconds, 3),
         }
     # "seconds" is the solve itself (also when read from the cache); this is the call's time.
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
@@ -152,37 +150,40 @@ def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[st
         # The terminal may wait for a first solve (it prints progress); the disk cache makes
         # every later call quick.
         solved = catalog.solution(game, _say(quiet=False))
-        if isinstance(solved, stochastic.StochasticSolution):
-            rows = []
-            for action, value in solved.action_values(state).items():
-                child = state.apply(action)
-                win, draw, loss = solved.probabilities(child, player=state.current_player)
-                rows.append(
-                    {
-                        "action": state.action_to_string(action),
-                        "value": float(value),
-                        "exact": _exact(value),
-                        "win": float(win),
-                        "draw": float(draw),
-                        "loss": float(loss),
-                    }
-                )
-            return "exact", sorted(rows, key=lambda r: -r["value"])
+        values = solved.action_values(state)
+        rows: list[dict[str, Any]]
+        if game.deterministic:
+            order = {"win": 0, "draw": 1, "loss": 2}
+            rows = [
+                {
+                    "action": state.action_to_string(a),
+                    "value": v.outcome,
+                    "remoteness": v.remoteness,
+                }
+                for a, v in values.items()
+            ]
+            return "exact", sorted(
+                rows,
+                key=lambda r: (
+                    order[r["value"]],
+                    r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
+                ),
+            )
         rows = [
-            {"action": state.action_to_string(a), "value": WORDS[v], "remoteness": rem}
-            for a, (v, rem) in solved.action_values(state).items()
+            {
+                "action": state.action_to_string(a),
+                "value": float(v),
+                "exact": _exact(v.expected),
+                "win": float(v.win),
+                "draw": float(v.draw),
+                "loss": float(v.loss),
+            }
+            for a, v in values.items()
         ]
-        order = {"win": 0, "draw": 1, "loss": 2}
-        return "exact", sorted(
-            rows,
-            key=lambda r: (
-                order[r["value"]],
-                r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
-            ),
-        )
+        return "exact", sorted(rows, key=lambda r: -r["value"])
     agent = AlphaBetaAgent(random.Random(seed), depth=depth, exact_scores=True)
     result = agent.search(state)
-    rows = [
+    searched: list[dict[str, Any]] = [
         {
             "action": state.action_to_string(a),
             "score": round(score, 2),
@@ -190,7 +191,7 @@ def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[st
         }
         for a, score in result.scores.items()
     ]
-    return f"alpha-beta depth {result.depth}", sorted(rows, key=lambda r: -r["score"])
+    return f"alpha-beta depth {result.depth}", sorted(searched, key=lambda r: -r["score"])
 
 
 def _notation(state: State, line: list[int]) -> list[str]:

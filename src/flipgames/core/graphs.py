@@ -56,7 +56,7 @@ def _slot(table: npt.NDArray[np.int64], key: int) -> int:
     slot = (key * 0x9E3779B97F4A7C15) & mask
     while table[slot] != _EMPTY and table[slot] != key:
         slot = (slot + 1) & mask
-    return slot
+    return int(slot)
 
 
 @njit(cache=True)

@@ -15,7 +15,8 @@ seconds), else it walks the reference engine breadth first (``perft_actions`` /
 Breadth first reaches each position along a shortest path, which repeats no position, so the
 repetition rule never cuts the graph short; cycles stay in the graph for the solvers. At a
 chance node an outcome's weight is an integer (its probability times the node's common
-denominator); actions that reach the same node are one edge (chance weights add).
+denominator). In the kernels' graphs actions that reach the same node are one edge (chance
+weights add); the reference walk keeps one edge per action (the solvers accept both).
 
 >>> from flipgames import make
 >>> solved = solver_graph(make("checkered-flag", track="short", start="first"))
@@ -141,10 +142,8 @@ def enumerable_kernel(game: Game) -> Enumerable | None:
     """``game``'s kernel when it can enumerate the game (``Enumerable`` is a plain protocol,
     so this checks for its two methods)."""
     kernel = kernel_for(game)
-    if kernel is not None and callable(getattr(kernel, "graph", None)):
-        if callable(getattr(kernel, "encode", None)):
-            return cast(Enumerable, kernel)
-    return None
+    methods = (getattr(kernel, name, None) for name in ("graph", "encode"))
+    return cast(Enumerable, kernel) if kernel is not None and all(map(callable, methods)) else None
 
 
 def keying(game: Game) -> str:
@@ -197,8 +196,7 @@ def _walk(
     max_positions: int | None,
 ) -> tuple[PositionGraph, dict[Hashable, int]]:
     """The reference engine's breadth-first enumeration (see the module docstring)."""
-    key_of: Callable[[State], Hashable] = encode or (lambda state: state.key())
-    index: dict[Hashable, int] = {key_of(root): 0}
+    index: dict[Hashable, int] = {root.key() if encode is None else encode(root): 0}
     states: list[State | None] = [root]
     depths = [0]
     to_move: list[int] = []
@@ -222,22 +220,16 @@ def _walk(
             moves = [(a, p.numerator * (common // p.denominator)) for a, p in outcomes]
         else:
             moves = [(a, 1) for a in _actions(game, state, policies[player])]
-        first = len(edge_child)
         for action, weight in moves:
             after = state.apply_perft(action)
-            key = key_of(after)
+            key = after.key() if encode is None else encode(after)
             child = index.get(key)
             if child is None:
                 child = index[key] = len(states)
                 states.append(after)
                 depths.append(depths[node] + 1)
-            for e in range(first, len(edge_child)):
-                if edge_child[e] == child:
-                    edge_weight[e] += weight
-                    break
-            else:
-                edge_child.append(child)
-                edge_weight.append(weight)
+            edge_child.append(child)
+            edge_weight.append(weight)
         edge_start.append(len(edge_child))
         node += 1
         if max_positions is not None and len(states) > max_positions:

@@ -81,7 +81,9 @@ def encode_keys(keys: list[Hashable]) -> str:
 
 def decode_keys(text: Any, length: int) -> list[Hashable]:
     try:
-        keys = [_freeze(json.loads(line)) for line in _decompress(text, "keys").decode().split("\n")]
+        keys = [
+            _freeze(json.loads(line)) for line in _decompress(text, "keys").decode().split("\n")
+        ]
     except (ValueError, UnicodeDecodeError) as exc:
         raise SolverError(f"malformed solution: keys: {exc}") from None
     if len(keys) != length or len(set(keys)) != length:

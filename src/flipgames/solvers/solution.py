@@ -47,7 +47,10 @@ class Value:
     def certain(cls, result: int, remoteness: int | None = None) -> Value:
         """A decided value: ``result`` is +1 (win), 0 (draw) or -1 (loss)."""
         return cls(
-            Fraction(result), Fraction(result > 0), Fraction(result == 0), Fraction(result < 0),
+            Fraction(result),
+            Fraction(result > 0),
+            Fraction(result == 0),
+            Fraction(result < 0),
             remoteness,
         )
 

@@ -342,7 +342,7 @@ class _Solver:
     def solve(self) -> tuple[dict[str, npt.NDArray[np.int32]], list[int], int, bool]:
         """Per-position ids into a table of distinct numerators, the table, the common
         denominator, and whether win and loss were tracked (else they follow the value)."""
-        from flipgames.solvers.components import chance_height, components  # numba: lazily
+        from flipgames.solvers.compiled import chance_height, components  # numba: lazily
 
         graph = self.graph
         members, start = components(graph.edge_start, graph.edge_child)
@@ -357,7 +357,8 @@ class _Solver:
             c
             for c in range(len(bounds) - 1)
             if bounds[c + 1] - bounds[c] > 1
-            or members_list[bounds[c]] in child[first[members_list[bounds[c]]] : first[members_list[bounds[c]] + 1]]
+            or members_list[bounds[c]]
+            in child[first[members_list[bounds[c]]] : first[members_list[bounds[c]] + 1]]
         ]
         self.draws = bool(cyclic) or any(
             p == TERMINAL and r == 0 for p, r in zip(players, self.returns, strict=True)
@@ -387,9 +388,7 @@ class _Solver:
             if name != "value" and not self.draws:
                 arrays[name] = np.full(n, -1, np.int32)
                 continue
-            arrays[name] = np.array(
-                [table.setdefault(x, len(table)) for x in numerators], np.int32
-            )
+            arrays[name] = np.array([table.setdefault(x, len(table)) for x in numerators], np.int32)
         arrays["canonical"] = np.array(self.canonical, np.int32)
         arrays["settled"] = np.array(self.settled, np.int32)
         return arrays, list(table), d, self.draws

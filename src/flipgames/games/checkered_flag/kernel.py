@@ -291,8 +291,12 @@ class CheckeredFlagKernel:
         self.goal = game.goal
         self.root = self.encode(game.new_initial_state())
 
-    def _rules(self) -> tuple[object, ...]:
-        return (
+    def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
+        returns, lengths, capped = _playouts(
+            n,
+            seed,
+            max_plies,
+            self.root,
             self.outcome_ids,
             self.outcome_weights,
             self.moves,
@@ -301,9 +305,6 @@ class CheckeredFlagKernel:
             self.no_passing_at,
             self.goal,
         )
-
-    def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
-        returns, lengths, capped = _playouts(n, seed, max_plies, self.root, *self._rules())
         return PlayoutBatch(returns, lengths, int(capped))
 
     def perft(self, state: State, depth: int) -> int:
@@ -322,9 +323,19 @@ class CheckeredFlagKernel:
     def graph(self, progress: Progress = silent) -> PositionGraph:
         """Every position reachable from the start (no symmetry: swapping the cars swaps
         the value's sign, and the graph's values are player 0's)."""
-        rules = self._rules()
 
         def expand(frontier: npt.NDArray[np.int64]) -> Expansion:
-            return Expansion(*_expand(frontier, *rules))
+            return Expansion(
+                *_expand(
+                    frontier,
+                    self.outcome_ids,
+                    self.outcome_weights,
+                    self.moves,
+                    self.start_first,
+                    self.crash_at,
+                    self.no_passing_at,
+                    self.goal,
+                )
+            )
 
         return build_graph(self.root, expand, progress)

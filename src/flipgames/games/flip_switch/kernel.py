@@ -38,6 +38,7 @@ that graph; :meth:`FlipSwitchKernel.encode` maps a reference state onto its node
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -76,7 +77,6 @@ FLIP_SHIFT: Final = 29
 OVER_SHIFT: Final = 33
 #: ``over`` codes: who won a finished round (by player), or a drawn one.
 OVER_DRAWN: Final = 3
-
 
 
 class PerftUnsupportedError(FlipgamesError, ValueError):
@@ -151,7 +151,7 @@ def chance_weights(tiles: npt.NDArray[np.int64], weights: npt.NDArray[np.int64])
     for s in range(SQUARES):
         if tiles[s] >= 0:
             weights[tiles[s]] -= 1
-    return weights[0] + weights[1] + weights[2]
+    return int(weights[0] + weights[1] + weights[2])
 
 
 @njit(cache=True)
@@ -170,7 +170,7 @@ def step(
     tiles = np.empty(SQUARES, np.int64)
     owners = np.empty(SHAPES, np.int64)
     scratch = np.empty(MAX_ACTIONS, np.int64)
-    last, mover, flip = unpack(key, tiles, owners)
+    _, mover, flip = unpack(key, tiles, owners)
     changed0 = -1
     changed1 = -1
     new_last = -1
@@ -261,7 +261,7 @@ def _playouts(
         stretch[0] = key
         plies = 0
         while played < rounds and plies < max_plies:
-            last, mover, flip = unpack(key, tiles, owners)
+            last, _, flip = unpack(key, tiles, owners)
             if flip >= 0:
                 total = chance_weights(tiles, weights)
                 action = OUTCOME_BASE + _draw(weights, total)
@@ -414,7 +414,8 @@ def _symmetries() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDA
     """Square and pair images under the 8 symmetries of the square, and the 6 shape
     relabellings, as index arrays (row = symmetry)."""
     last = SIZE - 1
-    transforms = [
+    # (rank, file) -> image: identity, three rotations, four reflections.
+    transforms: list[Callable[[int, int], tuple[int, int]]] = [
         lambda r, f: (r, f),
         lambda r, f: (f, last - r),
         lambda r, f: (last - r, last - f),
@@ -430,7 +431,7 @@ def _symmetries() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDA
     pair_maps = np.empty((8, PAIRS), np.int64)
     for b, transform in enumerate(transforms):
         for s in range(SQUARES):
-            r, f = transform(*divmod(s, SIZE))
+            r, f = transform(s // SIZE, s % SIZE)
             square_maps[b, s] = r * SIZE + f
         for p, (i, j) in enumerate(pairs):
             pair_maps[b, p] = pair_index[frozenset((square_maps[b, i], square_maps[b, j]))]
