@@ -26,6 +26,7 @@ weights add); the reference walk keeps one edge per action (the solvers accept b
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -169,8 +170,18 @@ def solver_graph(
     """
     enumerable = enumerable_kernel(game)
     start = root or game.new_initial_state()
-    if enumerable is not None and root is None and all(p is None for p in policies):
-        graph = enumerable.graph(progress)
+    # A kernel enumerates from the start; from another root only if its graph() takes one
+    # (both bundled chance kernels do). Fixed policies need the reference walk.
+    if (
+        enumerable is not None
+        and all(p is None for p in policies)
+        and (root is None or "root" in inspect.signature(enumerable.graph).parameters)
+    ):
+        graph = (
+            enumerable.graph(progress)
+            if root is None
+            else cast(Any, enumerable).graph(progress, root=root)
+        )
         if max_positions is not None and graph.nodes > max_positions:
             raise SolverError(
                 f"{game.name} is too large to solve here: {graph.nodes:,} positions are "
@@ -178,7 +189,7 @@ def solver_graph(
             )
         return SolverGraph(graph, KernelLocator(enumerable, graph.keys), start, "kernel")
     encode = enumerable.encode if enumerable is not None else None
-    graph, index = _walk(game, start, encode, policies, progress, max_positions)
+    graph, index = reference_graph(game, start, encode, policies, progress, max_positions)
     locator: Locator
     if enumerable is not None:
         locator = KernelLocator(enumerable, graph.keys)
@@ -187,15 +198,16 @@ def solver_graph(
     return SolverGraph(graph, locator, start, "reference")
 
 
-def _walk(
+def reference_graph(
     game: Game,
     root: State,
-    encode: Callable[[State], int] | None,
-    policies: Sequence[Policy | None],
-    progress: Progress,
-    max_positions: int | None,
+    encode: Callable[[State], int] | None = None,
+    policies: Sequence[Policy | None] = (None, None),
+    progress: Progress = silent,
+    max_positions: int | None = None,
 ) -> tuple[PositionGraph, dict[Hashable, int]]:
-    """The reference engine's breadth-first enumeration (see the module docstring)."""
+    """The reference engine's breadth-first enumeration (see the module docstring), keyed by
+    ``encode`` when given, and the index from keys to nodes."""
     index: dict[Hashable, int] = {root.key() if encode is None else encode(root): 0}
     states: list[State | None] = [root]
     depths = [0]

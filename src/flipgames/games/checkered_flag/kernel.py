@@ -171,6 +171,7 @@ def _playouts(
     n: int,
     seed: int,
     max_plies: int,
+    record: npt.NDArray[np.int64],
     root: int,
     outcome_ids: npt.NDArray[np.int64],
     outcome_weights: npt.NDArray[np.int64],
@@ -200,6 +201,8 @@ def _playouts(
                     point -= weights[i]
                     i += 1
                 action = actions[i]
+            if g < record.shape[0]:
+                record[g, plies] = action
             key = step(key, action, moves, start_first, crash_at, no_passing_at, goal)
             plies += 1
         if (key & 3) == OVER:
@@ -292,10 +295,19 @@ class CheckeredFlagKernel:
         self.root = self.encode(game.new_initial_state())
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
+        return self.traced_playouts(n, seed, max_plies, traced=0)[0]
+
+    def traced_playouts(
+        self, n: int, seed: int, max_plies: int = 200, traced: int | None = None
+    ) -> tuple[PlayoutBatch, npt.NDArray[np.int64]]:
+        """:meth:`playouts`, plus the actions (chance outcomes included, -1 after the end) of
+        the first ``traced`` games (default all) so a test can replay them on the reference."""
+        record = np.full((n if traced is None else traced, max_plies), -1, np.int64)
         returns, lengths, capped = _playouts(
             n,
             seed,
             max_plies,
+            record,
             self.root,
             self.outcome_ids,
             self.outcome_weights,
@@ -305,7 +317,7 @@ class CheckeredFlagKernel:
             self.no_passing_at,
             self.goal,
         )
-        return PlayoutBatch(returns, lengths, int(capped))
+        return PlayoutBatch(returns, lengths, int(capped)), record
 
     def perft(self, state: State, depth: int) -> int:
         raise PerftUnsupportedError(
@@ -320,9 +332,10 @@ class CheckeredFlagKernel:
             return int(pack(OVER, mover, 0, 0, 0, 0))
         return int(pack(phase, mover, d0, d1, g0, g1))
 
-    def graph(self, progress: Progress = silent) -> PositionGraph:
-        """Every position reachable from the start (no symmetry: swapping the cars swaps
-        the value's sign, and the graph's values are player 0's)."""
+    def graph(self, progress: Progress = silent, root: State | None = None) -> PositionGraph:
+        """Every position reachable from ``root`` (default: the start). No symmetry is
+        folded: swapping the cars swaps the value's sign, and the graph's values are player
+        0's."""
 
         def expand(frontier: npt.NDArray[np.int64]) -> Expansion:
             return Expansion(
@@ -338,4 +351,4 @@ class CheckeredFlagKernel:
                 )
             )
 
-        return build_graph(self.root, expand, progress)
+        return build_graph(self.root if root is None else self.encode(root), expand, progress)

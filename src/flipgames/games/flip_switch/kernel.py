@@ -237,6 +237,7 @@ def _playouts(
     n: int,
     seed: int,
     max_plies: int,
+    record: npt.NDArray[np.int64],
     rounds: int,
     lines: npt.NDArray[np.int64],
     pairs: npt.NDArray[np.int64],
@@ -268,6 +269,8 @@ def _playouts(
             else:
                 count = legal_actions(tiles, owners, last, pairs, passing, actions)
                 action = actions[np.random.randint(0, count)]
+            if g < record.shape[0]:
+                record[g, plies] = action
             key, flags = step(key, action, lines, pairs, passing)
             plies += 1
             over = key >> OVER_SHIFT
@@ -457,10 +460,18 @@ class FlipSwitchKernel:
         self.square_maps, self.pair_maps, self.shape_maps = _symmetries()
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
+        return self.traced_playouts(n, seed, max_plies, traced=0)[0]
+
+    def traced_playouts(
+        self, n: int, seed: int, max_plies: int = 200, traced: int | None = None
+    ) -> tuple[PlayoutBatch, npt.NDArray[np.int64]]:
+        """:meth:`playouts`, plus the actions (chance outcomes included, -1 after the end) of
+        the first ``traced`` games (default all) so a test can replay them on the reference."""
+        record = np.full((n if traced is None else traced, max_plies), -1, np.int64)
         returns, lengths, capped = _playouts(
-            n, seed, max_plies, self.rounds, self.lines, self.pairs, self.passing
+            n, seed, max_plies, record, self.rounds, self.lines, self.pairs, self.passing
         )
-        return PlayoutBatch(returns, lengths, int(capped))
+        return PlayoutBatch(returns, lengths, int(capped)), record
 
     def perft(self, state: State, depth: int) -> int:
         raise PerftUnsupportedError(
@@ -492,12 +503,14 @@ class FlipSwitchKernel:
             canonical(self.raw_key(state), self.square_maps, self.pair_maps, self.shape_maps)
         )
 
-    def graph(self, progress: Progress = silent) -> PositionGraph:
-        """Every position of one round, folded over the 48 symmetries; a finished round is
-        one of three terminal nodes (player 0 won, player 1 won, drawn)."""
+    def graph(self, progress: Progress = silent, root: State | None = None) -> PositionGraph:
+        """Every position of one round reachable from ``root`` (default: the start), folded
+        over the 48 symmetries; a finished round is one of three terminal nodes (player 0
+        won, player 1 won, drawn). Repetition is ignored: the solvers handle cycles."""
         maps = (self.square_maps, self.pair_maps, self.shape_maps)
 
         def expand(frontier: npt.NDArray[np.int64]) -> Expansion:
             return Expansion(*_expand(frontier, self.lines, self.pairs, self.passing, *maps))
 
-        return build_graph(0, expand, progress, len(self.square_maps) * len(self.shape_maps))
+        start = 0 if root is None else self.encode(root)
+        return build_graph(start, expand, progress, len(self.square_maps) * len(self.shape_maps))
