@@ -21,7 +21,7 @@ races, :meth:`CheckeredFlagKernel.graph` enumerates every reachable position for
 >>> from flipgames import make
 >>> kernel = CheckeredFlagKernel(make("checkered-flag", start="first", track="short"))
 >>> kernel.graph().nodes
-5634
+6712
 >>> batch = kernel.playouts(100, seed=3)
 >>> len(batch.returns), batch.capped
 (100, 0)
