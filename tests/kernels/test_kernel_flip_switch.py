@@ -177,8 +177,9 @@ def by_key(graph: Any) -> dict[int, tuple[int, int, dict[int, Fraction]]]:
 
 @pytest.mark.parametrize("options", OPTION_SETS[:4], ids=lambda o: ",".join(o.values()))
 def test_the_graph_matches_the_reference_enumeration(options: dict[str, Any]) -> None:
-    """From mid-game roots (one tile face down, so a chance node and the switching cycles), the kernel's folded graph and the
-    reference engine's walk keyed by the kernel's encoding hold the same positions, players,
+    """From mid-game roots (one tile face down: a chance node, then switching cycles), the
+    kernel's folded graph and the reference engine's walk keyed by the kernel's encoding hold
+    the same positions, players,
     results and transition probabilities."""
     game = make("flip-switch", **options)
     kernel = kernel_of(options)

@@ -14,8 +14,8 @@ from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers import catalog, policies
-from flipgames.solvers.graph import SolverError
+from flipgames.solvers import catalog
+from flipgames.solvers.solution import SolverError
 
 
 def _print_progress(message: str, *, done: int | None = None, total: int | None = None) -> None:
@@ -63,6 +63,8 @@ def solve_report(game: Game, max_positions: int, quiet: bool) -> dict[str, Any]:
 
 def policy_table(game: Game, quiet: bool) -> list[dict[str, Any]]:
     """Exact results of the simple fixed gear policies against each other and optimal play."""
+    from flipgames.solvers import policies  # numpy and the solver: only when asked
+
     rows = []
     choices: list[policies.GearUpTo | None] = [*policies.GEAR_POLICIES, None]
     for first in choices:

@@ -20,7 +20,7 @@ import threading
 
 from flipgames.core.game import Game
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers import cache, retrograde, stochastic
+from flipgames.solvers import cache
 from flipgames.solvers.solution import Solution
 
 #: Where the default budget stops a retrograde attempt on the reference engine.
@@ -49,12 +49,16 @@ def solution_ready(game: Game) -> bool:
         return False
     if game in _memo or game.deterministic:
         return True
+    from flipgames.solvers import stochastic  # numpy and the solvers load on first use
+
     return cache.cache_path(stochastic.cache_name(game), stochastic.VERSION, game).exists()
 
 
 def solve(game: Game, progress: Progress = silent, max_positions: int | None = None) -> Solution:
     """Solve ``game`` from the start with the solver that fits it, through the disk cache
     (``max_positions`` bounds a retrograde walk on the reference engine)."""
+    from flipgames.solvers import retrograde, stochastic  # numpy: on first use
+
     if game.deterministic:
         return retrograde.cached_solve(game, progress, max_positions)
     return stochastic.cached_solve(game, progress)

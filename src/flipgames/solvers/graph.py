@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 
-from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL, Game, State
 from flipgames.core.kernel import Enumerable, PositionGraph, kernel_for
 from flipgames.core.progress import Progress, silent
+from flipgames.solvers.solution import SolverError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -46,10 +46,6 @@ if TYPE_CHECKING:
 Policy = Callable[[State], int]
 
 _REPORT_EVERY = 100_000
-
-
-class SolverError(FlipgamesError, ValueError):
-    """A solver asked of a game it cannot handle, or a position it has not solved."""
 
 
 @runtime_checkable

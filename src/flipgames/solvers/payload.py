@@ -11,7 +11,7 @@ gets and raises :class:`~flipgames.solvers.graph.SolverError` on anything malfor
 >>> unpack_array(text, np.int32, 4, "demo")
 Traceback (most recent call last):
 ...
-flipgames.solvers.graph.SolverError: malformed solution: demo has 3 entries, not 4
+flipgames.solvers.solution.SolverError: malformed solution: demo has 3 entries, not 4
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from flipgames.solvers.graph import SolverError
+from flipgames.solvers.solution import SolverError
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -35,9 +35,9 @@ import numpy.typing as npt
 from flipgames.core.game import CHANCE, Game, State
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
-from flipgames.solvers.graph import Locator, SolverError, keying, locator_from_payload, solver_graph
+from flipgames.solvers.graph import Locator, keying, locator_from_payload, solver_graph
 from flipgames.solvers.payload import pack_array, unpack_array
-from flipgames.solvers.solution import Value
+from flipgames.solvers.solution import SolverError, Value
 
 #: Bump when the results or the payload format change: old cache files are then ignored.
 VERSION = 2

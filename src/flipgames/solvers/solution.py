@@ -25,8 +25,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
+from flipgames.core.errors import FlipgamesError
+
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
+
+
+class SolverError(FlipgamesError, ValueError):
+    """A solver asked of a game it cannot handle, or a position it has not solved."""
 
 
 @dataclass(frozen=True)

@@ -63,14 +63,13 @@ from flipgames.solvers import cache
 from flipgames.solvers.graph import (
     Locator,
     Policy,
-    SolverError,
     keying,
     locator_from_payload,
     policy_name,
     solver_graph,
 )
 from flipgames.solvers.payload import pack_array, unpack_array
-from flipgames.solvers.solution import Value
+from flipgames.solvers.solution import SolverError, Value
 
 #: Bump when the payload or the canonical strategies change: old cache files are then ignored.
 VERSION = 4
