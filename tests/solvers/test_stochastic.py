@@ -22,6 +22,7 @@ from flipgames.core.game import (
     sample_chance,
 )
 from flipgames.solvers import cache
+from flipgames.solvers.payload import pack_integers
 from flipgames.solvers.retrograde import SolverError
 from flipgames.solvers.stochastic import (
     VERSION,
@@ -372,14 +373,15 @@ def test_cache_round_trip_and_corrupt_files(capsys: pytest.CaptureFixture[str]) 
     "damage",
     [
         lambda p: p.pop("locator"),
-        lambda p: p.update(numerators=["1/0"]),
+        lambda p: p.update(numerators=pack_integers([1, 0, 2])[:-4]),
+        lambda p: p.update(numerators=["1", "2"]),
         lambda p: p.update(denominator="0"),
-        lambda p: p.update(numerators=[*p["numerators"], str(2 * int(p["denominator"]))]),
+        lambda p: p.update(numerators=pack_integers([0, 2 * int(p["denominator"])])),
         lambda p: p.update(positions=p["positions"] + 1),
         lambda p: p["locator"].update(keys=p["locator"]["keys"][:100]),
         lambda p: p["locator"].update(keys=p["value"]),
         lambda p: p["locator"].update(kind="mystery"),
-        lambda p: p.update(numerators=p["numerators"][:1]),
+        lambda p: p.update(numerators=pack_integers([0])),
         lambda p: p.update(canonical="*"),
         lambda p: p.update(policies=[1, None]),
     ],

@@ -58,6 +58,18 @@ def unpack_array(text: Any, dtype: Any, length: int, what: str) -> npt.NDArray[A
     return array
 
 
+def pack_integers(values: list[int]) -> str:
+    """Python integers of any size (exact value numerators) as compressed decimal text."""
+    return _compress("\n".join(map(str, values)).encode())
+
+
+def unpack_integers(text: Any, what: str) -> list[int]:
+    try:
+        return [int(line) for line in _decompress(text, what).decode().split("\n")]
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise SolverError(f"malformed solution: {what}: {exc}") from None
+
+
 def _thaw(key: Hashable) -> Any:
     return [_thaw(k) for k in key] if isinstance(key, tuple) else key
 

@@ -68,7 +68,7 @@ from flipgames.solvers.graph import (
     policy_name,
     solver_graph,
 )
-from flipgames.solvers.payload import pack_array, unpack_array
+from flipgames.solvers.payload import pack_array, pack_integers, unpack_array, unpack_integers
 from flipgames.solvers.solution import SolverError, Value
 
 #: Bump when the payload or the canonical strategies change: old cache files are then ignored.
@@ -208,7 +208,7 @@ class StochasticSolution:
             "policies": list(self.policies),
             "locator": self._locator.to_payload(),
             "denominator": str(self._denominator),
-            "numerators": [str(x) for x in self._numerators],
+            "numerators": pack_integers(self._numerators),
             **{name: pack_array(self._arrays[name]) for name in _ARRAYS},
         }
 
@@ -217,7 +217,7 @@ class StochasticSolution:
         """Rebuild from :meth:`to_payload`; :class:`SolverError` if anything does not fit."""
         try:
             positions = int(payload["positions"])
-            numerators = [int(text) for text in payload["numerators"]]
+            numerators = unpack_integers(payload["numerators"], "numerators")
             denominator = int(payload["denominator"])
             seconds = float(payload["seconds"])
             first, second = payload["policies"]
