@@ -188,14 +188,24 @@ class StochasticSolution:
         return actions
 
     def canonical_action(self, state: State) -> int:
-        """The smallest action id into the position the canonical strategy picks."""
+        """The smallest action id into the position the canonical strategy picks (where a
+        repetition on the path to ``state`` makes that move a draw, the smallest drawing
+        move)."""
         if state.current_player < 0:
             raise SolverError("only a player to move has a canonical action")
         target = int(self._canonical[self._node(state)])
+        repeating: list[int] = []
         for action in state.legal_actions():
-            if self._locator.node(state.apply(action)) == target:
+            child = state.apply(action)
+            if self._locator.node(child) == target:
                 return action
-        raise SolverError("the canonical action is not legal here (a repetition ended it)")
+            if child.is_terminal() and child.returns()[0] == 0:
+                repeating.append(action)
+        # On this path the canonical move repeats a position for the third time, so it ends
+        # in a draw here: any move that also ends in a draw is the same for the result.
+        if repeating:
+            return repeating[0]
+        raise SolverError("the canonical action of this position cannot be found")
 
     # --- disk cache -------------------------------------------------------------------------
 
