@@ -176,3 +176,38 @@ def retrograde(
                 queue[tail] = u
                 tail += 1
     return value, remoteness
+
+
+@njit(cache=True)
+def component_levels(
+    edge_start: npt.NDArray[np.int64],
+    edge_child: npt.NDArray[np.int32],
+    members: npt.NDArray[np.int32],
+    start: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Per node, its component's level: 0 without edges leaving it, else one more than the
+    highest level its edges reach (so a level needs only lower ones); and per node whether
+    its component has a cycle (more than one member, or a self-loop)."""
+    n = edge_start.shape[0] - 1
+    count = start.shape[0] - 1
+    component = np.empty(n, np.int64)
+    for c in range(count):
+        for i in range(start[c], start[c + 1]):
+            component[members[i]] = c
+    level = np.zeros(n, np.int64)
+    cyclic = np.zeros(n, np.bool_)
+    for c in range(count):
+        top = -1
+        loop = start[c + 1] - start[c] > 1
+        for i in range(start[c], start[c + 1]):
+            v = members[i]
+            for e in range(edge_start[v], edge_start[v + 1]):
+                w = edge_child[e]
+                if component[w] == c:
+                    loop = True
+                elif level[w] > top:
+                    top = level[w]
+        for i in range(start[c], start[c + 1]):
+            level[members[i]] = top + 1
+            cyclic[members[i]] = loop
+    return level, cyclic

@@ -325,23 +325,26 @@ def solve_stochastic(
 
 class _Solver:
     """Exact values on a position graph (see the module docstring): integer numerators over
-    one common denominator."""
+    one common denominator.
+
+    Positions outside cycles are solved a level at a time with numpy object arrays of Python
+    integers (one call per level, not one per position; a level needs only lower ones);
+    components with cycles go through the attractor computation position by position.
+    """
 
     def __init__(self, game: Game, graph: PositionGraph, say: Progress) -> None:
         self.game = game
         self.say = say
         self.graph = graph
         self.players: list[int] = graph.to_move.tolist()
-        self.returns: list[int] = graph.terminal_return.tolist()
         self.first: list[int] = graph.edge_start.tolist()
         self.child: list[int] = graph.edge_child.tolist()
-        self.weight: list[int] = graph.edge_weight.tolist()
-        n = len(self.players)
-        self.value = [0] * n
-        self.win = [0] * n
-        self.loss = [0] * n
-        self.canonical = [-1] * n
-        self.settled = [-1] * n
+        n = graph.nodes
+        self.value = np.zeros(n, object)
+        self.win = np.zeros(n, object)
+        self.loss = np.zeros(n, object)
+        self.canonical = np.full(n, -1, np.int32)
+        self.settled = np.full(n, -1, np.int64)
         self._clock = 0
         self.denominator = 1
         # Win and loss numerators are tracked only where a draw can happen (a drawn terminal
@@ -351,83 +354,117 @@ class _Solver:
     def solve(self) -> tuple[dict[str, npt.NDArray[np.int32]], list[int], int, bool]:
         """Per-position ids into a table of distinct numerators, the table, the common
         denominator, and whether win and loss were tracked (else they follow the value)."""
-        from flipgames.solvers.compiled import chance_height, components  # numba: lazily
+        from flipgames.solvers.compiled import (  # numba: only when solving
+            chance_height,
+            component_levels,
+            components,
+        )
 
         graph = self.graph
+        n = graph.nodes
         members, start = components(graph.edge_start, graph.edge_child)
         height = chance_height(graph.edge_start, graph.edge_child, graph.to_move, members, start)
-        self.denominator = _common_denominator(graph) ** int(height)
-        d = self.denominator
-        n = len(self.players)
-        members_list: list[int] = members.tolist()
-        bounds: list[int] = start.tolist()
-        first, child, players = self.first, self.child, self.players
-        cyclic = [
-            c
-            for c in range(len(bounds) - 1)
-            if bounds[c + 1] - bounds[c] > 1
-            or members_list[bounds[c]]
-            in child[first[members_list[bounds[c]]] : first[members_list[bounds[c]] + 1]]
-        ]
-        self.draws = bool(cyclic) or any(
-            p == TERMINAL and r == 0 for p, r in zip(players, self.returns, strict=True)
-        )
-        for node in range(n):
-            if players[node] == TERMINAL:
-                r = self.returns[node]
-                self.value[node] = r * d
-                self.win[node] = d if r > 0 else 0
-                self.loss[node] = d if r < 0 else 0
-                self._settle(node)
-        cycle_set = set(cyclic)
-        solved = 0
-        for c in range(len(bounds) - 1):
-            group = members_list[bounds[c] : bounds[c + 1]]
-            if c in cycle_set:
-                self._solve_cycle(group)
-            elif players[group[0]] != TERMINAL:
-                self._solve_acyclic(group[0])
-            before, solved = solved, solved + len(group)
+        level, cyclic = component_levels(graph.edge_start, graph.edge_child, members, start)
+        d = self.denominator = _common_denominator(graph) ** int(height)
+        terminal = graph.to_move == TERMINAL
+        self.draws = bool(cyclic.any() or (terminal & (graph.terminal_return == 0)).any())
+        ends = np.flatnonzero(terminal)
+        returns: list[int] = graph.terminal_return[ends].tolist()
+        for array, ints in (
+            (self.value, [r * d for r in returns]),
+            (self.win, [d if r > 0 else 0 for r in returns]),
+            (self.loss, [d if r < 0 else 0 for r in returns]),
+        ):
+            column = np.empty(len(ints), object)
+            column[:] = ints  # Python integers as they are, however large
+            array[ends] = column
+        self._settle_all(ends)
+        component = np.empty(n, np.int64)
+        component[members] = np.repeat(np.arange(len(start) - 1), np.diff(start))
+        # Nodes grouped by level (stable: node order within a level).
+        order = np.argsort(level, kind="stable")
+        bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
+        solved = len(ends)
+        cycles = 0
+        for lv in range(1, len(bounds) - 1):
+            nodes = order[bounds[lv] : bounds[lv + 1]]
+            plain = nodes[~cyclic[nodes]]
+            to_move = graph.to_move[plain]
+            self._chance(plain[to_move == CHANCE])
+            self._choose(plain[to_move == 0], maximise=True)
+            self._choose(plain[to_move == 1], maximise=False)
+            self._settle_all(plain)
+            looped = nodes[cyclic[nodes]]
+            if len(looped):
+                groups: dict[int, list[int]] = {}
+                for v, c in zip(looped.tolist(), component[looped].tolist(), strict=True):
+                    groups.setdefault(c, []).append(v)
+                for group in groups.values():
+                    self._solve_cycle(group)
+                cycles += len(groups)
+            before, solved = solved, solved + len(nodes)
             if solved // _REPORT_EVERY > before // _REPORT_EVERY or solved == n:
-                self.say(f"solved positions ({len(cyclic):,} cycles)", done=solved, total=n)
+                self.say(f"solved positions ({cycles:,} cycles)", done=solved, total=n)
         table: dict[int, int] = {}
         arrays: dict[str, npt.NDArray[np.int32]] = {}
         for name in ("value", "win", "loss"):
-            numerators: list[int] = getattr(self, name)
             if name != "value" and not self.draws:
                 arrays[name] = np.full(n, -1, np.int32)
                 continue
+            numerators: list[int] = getattr(self, name).tolist()
             arrays[name] = np.array([table.setdefault(x, len(table)) for x in numerators], np.int32)
-        arrays["canonical"] = np.array(self.canonical, np.int32)
-        arrays["settled"] = np.array(self.settled, np.int32)
+        arrays["canonical"] = self.canonical
+        arrays["settled"] = self.settled.astype(np.int32)
         return arrays, list(table), d, self.draws
+
+    def _edges(
+        self, nodes: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The edges of ``nodes``, concatenated: edge ids, each node's first position in
+        them, and each node's edge count."""
+        first = self.graph.edge_start[nodes]
+        counts = self.graph.edge_start[nodes + 1] - first
+        offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        edges = np.arange(int(counts.sum())) + np.repeat(first - offsets, counts)
+        return edges, offsets, counts
+
+    def _chance(self, nodes: npt.NDArray[np.int64]) -> None:
+        """Weighted means, exact: every child's numerator is a multiple of the chance total
+        (the common denominator holds one factor of it per chance node below)."""
+        if not len(nodes):
+            return
+        edges, offsets, _ = self._edges(nodes)
+        kids = self.graph.edge_child[edges]
+        weights = self.graph.edge_weight[edges]
+        totals = np.add.reduceat(weights, offsets)
+        arrays = (self.value, self.win, self.loss) if self.draws else (self.value,)
+        for array in arrays:
+            array[nodes] = np.add.reduceat(array[kids] * weights, offsets) // totals
+
+    def _choose(self, nodes: npt.NDArray[np.int64], maximise: bool) -> None:
+        """The best child (the first edge of the best value) of each player node."""
+        if not len(nodes):
+            return
+        edges, offsets, counts = self._edges(nodes)
+        kids = self.graph.edge_child[edges]
+        values = self.value[kids]
+        pick = np.maximum if maximise else np.minimum
+        best = pick.reduceat(values, offsets)
+        hits = np.flatnonzero(np.asarray(values == np.repeat(best, counts), dtype=bool))
+        chosen = kids[hits[np.searchsorted(hits, offsets)]]
+        self.value[nodes] = best
+        self.win[nodes] = self.win[chosen]
+        self.loss[nodes] = self.loss[chosen]
+        self.canonical[nodes] = chosen
+
+    def _settle_all(self, nodes: npt.NDArray[np.int64]) -> None:
+        self.settled[nodes] = np.arange(self._clock, self._clock + len(nodes))
+        self._clock += len(nodes)
 
     def _settle(self, v: int) -> None:
         """Record that ``v``'s value is known now, after every position settled before."""
         self.settled[v] = self._clock
         self._clock += 1
-
-    def _solve_acyclic(self, v: int) -> None:
-        """A position outside every cycle: its children are solved."""
-        self._settle(v)
-        start, end = self.first[v], self.first[v + 1]
-        kids = self.child[start:end]
-        value, win, loss = self.value, self.win, self.loss
-        if self.players[v] == CHANCE:
-            # Exact: every child's numerator is a multiple of the chance total (the common
-            # denominator holds one factor of it per chance node below).
-            weights = self.weight[start:end]
-            total = sum(weights)
-            value[v] = sum(w * value[c] for w, c in zip(weights, kids, strict=True)) // total
-            if self.draws:
-                win[v] = sum(w * win[c] for w, c in zip(weights, kids, strict=True)) // total
-                loss[v] = sum(w * loss[c] for w, c in zip(weights, kids, strict=True)) // total
-            return
-        values = [value[c] for c in kids]
-        best = max(values) if self.players[v] == 0 else min(values)
-        c = kids[values.index(best)]  # the first edge of the best value
-        value[v], win[v], loss[v] = best, win[c], loss[c]
-        self.canonical[v] = c
 
     def _solve_cycle(self, members: list[int]) -> None:
         """A component with cycles: threshold attractors (see the module docstring)."""
