@@ -57,10 +57,13 @@ def solution_ready(game: Game) -> bool:
 def solve(game: Game, progress: Progress = silent, max_positions: int | None = None) -> Solution:
     """Solve ``game`` from the start with the solver that fits it, through the disk cache
     (``max_positions`` bounds a retrograde walk on the reference engine)."""
-    from flipgames.solvers import retrograde, stochastic  # numpy: on first use
-
+    # Imported on first use: numpy, numba and each solver load only when a game is solved.
     if game.deterministic:
+        from flipgames.solvers import retrograde
+
         return retrograde.cached_solve(game, progress, max_positions)
+    from flipgames.solvers import stochastic
+
     return stochastic.cached_solve(game, progress)
 
 

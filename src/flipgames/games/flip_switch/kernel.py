@@ -170,6 +170,21 @@ def step(
     tiles = np.empty(SQUARES, np.int64)
     owners = np.empty(SHAPES, np.int64)
     scratch = np.empty(MAX_ACTIONS, np.int64)
+    return _step(key, action, lines, pairs, passing, tiles, owners, scratch)
+
+
+@njit(cache=True)
+def _step(
+    key: int,
+    action: int,
+    lines: npt.NDArray[np.int64],
+    pairs: npt.NDArray[np.int64],
+    passing: bool,
+    tiles: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """:func:`step` with the caller's scratch arrays (no allocation per call)."""
     _, mover, flip = unpack(key, tiles, owners)
     changed0 = -1
     changed1 = -1
@@ -251,6 +266,7 @@ def _playouts(
     owners = np.empty(SHAPES, np.int64)
     weights = np.empty(SHAPES, np.int64)
     actions = np.empty(MAX_ACTIONS, np.int64)
+    step_scratch = np.empty(MAX_ACTIONS, np.int64)
     # Keys since the last irreversible action, by reversible-ply count (the reference's rev).
     stretch = np.empty(max_plies + 1, np.int64)
     for g in range(n):
@@ -271,7 +287,7 @@ def _playouts(
                 action = actions[np.random.randint(0, count)]
             if g < record.shape[0]:
                 record[g, plies] = action
-            key, flags = step(key, action, lines, pairs, passing)
+            key, flags = _step(key, action, lines, pairs, passing, tiles, owners, step_scratch)
             plies += 1
             over = key >> OVER_SHIFT
             if over == 0 and flip < 0 and action >= SWITCH_BASE:
@@ -319,12 +335,25 @@ def canonical(
     shape_maps: npt.NDArray[np.int64],
 ) -> int:
     """The smallest key among the position's images under the 48 symmetries."""
+    scratch = np.empty((4, SQUARES), np.int64)
+    return _canonical(key, square_maps, pair_maps, shape_maps, scratch)
+
+
+@njit(cache=True)
+def _canonical(
+    key: int,
+    square_maps: npt.NDArray[np.int64],
+    pair_maps: npt.NDArray[np.int64],
+    shape_maps: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    """:func:`canonical` with the caller's scratch rows (no allocation per call)."""
     if key >> OVER_SHIFT:
         return key
-    tiles = np.empty(SQUARES, np.int64)
-    owners = np.empty(SHAPES, np.int64)
-    image = np.empty(SQUARES, np.int64)
-    image_owners = np.empty(SHAPES, np.int64)
+    tiles = scratch[0]
+    owners = scratch[1]
+    image = scratch[2]
+    image_owners = scratch[3]
     last, mover, flip = unpack(key, tiles, owners)
     best = key
     for b in range(square_maps.shape[0]):
@@ -373,6 +402,10 @@ def _expand(
     owners = np.empty(SHAPES, np.int64)
     weights = np.empty(SHAPES, np.int64)
     actions = np.empty(MAX_ACTIONS, np.int64)
+    tiles2 = np.empty(SQUARES, np.int64)
+    owners2 = np.empty(SHAPES, np.int64)
+    scratch = np.empty(MAX_ACTIONS, np.int64)
+    fold = np.empty((4, SQUARES), np.int64)
     edges = 0
     for node in range(size):
         key = frontier[node]
@@ -395,8 +428,8 @@ def _expand(
             m = legal_actions(tiles, owners, last, pairs, passing, actions)
         first = edges
         for i in range(m):
-            child, _ = step(key, actions[i], lines, pairs, passing)
-            child = canonical(child, square_maps, pair_maps, shape_maps)
+            child, _ = _step(key, actions[i], lines, pairs, passing, tiles2, owners2, scratch)
+            child = _canonical(child, square_maps, pair_maps, shape_maps, fold)
             w = weights[actions[i] - OUTCOME_BASE] if flip >= 0 else 1
             # Actions that lead to the same folded position are one edge (weights add).
             merged = False
