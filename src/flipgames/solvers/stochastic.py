@@ -21,12 +21,16 @@ action out of a component leads to a solved position ("an exit" with a known val
 * A component that mixes chance and cycles raises :class:`SolverError`: an exact answer there
   needs linear algebra this solver does not do, and it never returns an inexact one.
 
-Exact numbers without a ``Fraction`` per position: each position holds an *id* into a table of
-the distinct values (a numerator and a denominator as integers, and a float copy that orders
-distinct values quickly: rounding is monotone, so a strictly larger float means a strictly
-larger value and only equal floats need the exact comparison). Flip Switch has 37 distinct
-values over 135,780 positions; Checkered Flag's values are mostly distinct (denominators of
-up to 58 digits), which is why the table holds Python integers, not 64-bit ones.
+Exact numbers without a ``Fraction`` per position: every value is an integer numerator over
+one common denominator ``D = L ** H``, where ``L`` is the least common multiple of the chance
+nodes' weight totals and ``H`` the most chance nodes on any path. A value below ``h`` chance
+nodes has a denominator dividing ``L ** h``, so a chance node's weighted sum of its
+children's numerators divides exactly by its total. Comparisons are integer comparisons and
+equal values are equal integers; a ``Fraction`` is made only when a value is asked for. The
+numerators are Python integers (Checkered Flag's exact answer has a 58-digit denominator),
+held in numpy object arrays: positions outside cycles are solved a level at a time, one numpy
+call per level. The solution stores one id per position into the table of distinct
+numerators (37 distinct values in Flip Switch with ``lines=all``).
 
 Canonical strategies, used for :meth:`StochasticSolution.probabilities`: the player who must
 make progress (player 0 at a positive value, player 1 at a negative one, inside a cycle)
