@@ -38,8 +38,10 @@ from numba import njit
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL
 from flipgames.core.graphs import Expansion, build_graph
+from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
+from flipgames.core.sampling import uniform, weighted
 from flipgames.games.checkered_flag.notation import C2, N
 from flipgames.games.checkered_flag.rules import CHOOSE, OVER, SPIN, START
 
@@ -169,7 +171,7 @@ def step(
 @njit(cache=True)
 def _playouts(
     n: int,
-    seed: int,
+    rng: npt.NDArray[np.uint64],
     max_plies: int,
     record: npt.NDArray[np.int64],
     root: int,
@@ -181,7 +183,6 @@ def _playouts(
     no_passing_at: npt.NDArray[np.bool_],
     goal: int,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], int]:
-    np.random.seed(seed)
     returns = np.zeros(n, np.int8)
     lengths = np.zeros(n, np.int32)
     actions = np.empty(outcome_ids.shape[1] + 3, np.int64)
@@ -193,14 +194,9 @@ def _playouts(
         while (key & 3) != OVER and plies < max_plies:
             count = options(key, outcome_ids, outcome_weights, actions, weights)
             if (key & 3) == CHOOSE:
-                action = actions[np.random.randint(0, count)]
+                action = actions[uniform(rng, count)]
             else:
-                point = np.random.randint(0, weights[:count].sum())
-                i = 0
-                while point >= weights[i]:
-                    point -= weights[i]
-                    i += 1
-                action = actions[i]
+                action = actions[weighted(rng, weights, count)]
             if g < record.shape[0]:
                 record[g, plies] = action
             key = step(key, action, moves, start_first, crash_at, no_passing_at, goal)
@@ -305,7 +301,7 @@ class CheckeredFlagKernel:
         record = np.full((n if traced is None else traced, max_plies), -1, np.int64)
         returns, lengths, capped = _playouts(
             n,
-            seed,
+            seeded(seed),
             max_plies,
             record,
             self.root,

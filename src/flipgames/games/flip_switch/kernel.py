@@ -48,8 +48,10 @@ from numba import njit
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL
 from flipgames.core.graphs import Expansion, build_graph
+from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
+from flipgames.core.sampling import uniform, weighted
 from flipgames.games.flip_switch.notation import orthogonal_pairs
 from flipgames.games.flip_switch.rules import FACE_DOWN, NO_SWITCH, UNCLAIMED, lines_through
 
@@ -238,19 +240,9 @@ def _step(
 
 
 @njit(cache=True)
-def _draw(weights: npt.NDArray[np.int64], total: int) -> int:
-    point = np.random.randint(0, total)
-    for k in range(SHAPES):
-        point -= weights[k]
-        if point < 0:
-            return k
-    return SHAPES - 1
-
-
-@njit(cache=True)
 def _playouts(
     n: int,
-    seed: int,
+    rng: npt.NDArray[np.uint64],
     max_plies: int,
     record: npt.NDArray[np.int64],
     rounds: int,
@@ -258,7 +250,6 @@ def _playouts(
     pairs: npt.NDArray[np.int64],
     passing: bool,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], int]:
-    np.random.seed(seed)
     returns = np.zeros(n, np.int8)
     lengths = np.zeros(n, np.int32)
     capped = 0
@@ -280,11 +271,11 @@ def _playouts(
         while played < rounds and plies < max_plies:
             last, _, flip = unpack(key, tiles, owners)
             if flip >= 0:
-                total = chance_weights(tiles, weights)
-                action = OUTCOME_BASE + _draw(weights, total)
+                chance_weights(tiles, weights)
+                action = OUTCOME_BASE + weighted(rng, weights, SHAPES)
             else:
                 count = legal_actions(tiles, owners, last, pairs, passing, actions)
-                action = actions[np.random.randint(0, count)]
+                action = actions[uniform(rng, count)]
             if g < record.shape[0]:
                 record[g, plies] = action
             key, flags = _step(key, action, lines, pairs, passing, tiles, owners, step_scratch)
@@ -502,7 +493,7 @@ class FlipSwitchKernel:
         the first ``traced`` games (default all) so a test can replay them on the reference."""
         record = np.full((n if traced is None else traced, max_plies), -1, np.int64)
         returns, lengths, capped = _playouts(
-            n, seed, max_plies, record, self.rounds, self.lines, self.pairs, self.passing
+            n, seeded(seed), max_plies, record, self.rounds, self.lines, self.pairs, self.passing
         )
         return PlayoutBatch(returns, lengths, int(capped)), record
 
