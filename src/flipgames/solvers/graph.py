@@ -30,7 +30,7 @@ import inspect
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -48,7 +48,6 @@ Policy = Callable[[State], int]
 _REPORT_EVERY = 100_000
 
 
-@runtime_checkable
 class Locator(Protocol):
     """Finds a reference state's node in a solved graph."""
 
@@ -131,8 +130,6 @@ class SolverGraph:
     graph: PositionGraph
     locator: Locator
     root: State
-    #: ``"kernel"`` when the compiled kernel enumerated it, ``"reference"`` otherwise.
-    builder: str
 
 
 def enumerable_kernel(game: Game) -> Enumerable | None:
@@ -183,7 +180,7 @@ def solver_graph(
                 f"{game.name} is too large to solve here: {graph.nodes:,} positions are "
                 f"reachable, more than the budget of {max_positions:,}"
             )
-        return SolverGraph(graph, KernelLocator(enumerable, graph.keys), start, "kernel")
+        return SolverGraph(graph, KernelLocator(enumerable, graph.keys), start)
     encode = enumerable.encode if enumerable is not None else None
     graph, index = reference_graph(game, start, encode, policies, progress, max_positions)
     locator: Locator
@@ -191,7 +188,7 @@ def solver_graph(
         locator = KernelLocator(enumerable, graph.keys)
     else:
         locator = ReferenceLocator(index)
-    return SolverGraph(graph, locator, start, "reference")
+    return SolverGraph(graph, locator, start)
 
 
 def reference_graph(
