@@ -1,6 +1,7 @@
 """Engine speed per game: random playouts and perft, through the public protocol.
 
-Run: ``.venv/bin/python bench/bench_engines.py [--seconds S] [--games NAME ...]``.
+Run: ``.venv/bin/python bench/bench_engines.py [--seconds S] [--games NAME ...]``. perft here
+is always the reference engine's (``flipgames bench`` compares it with the compiled kernels).
 Prints the machine and Python version with every run, since figures mean nothing without them.
 """
 
@@ -14,7 +15,7 @@ import time
 
 from flipgames import game_names, make, random_action
 from flipgames.core.game import Game
-from flipgames.solvers.perft import perft
+from flipgames.solvers.perft import reference_perft
 
 PERFT_DEPTH = {"flipflop": 5, "flipflop-3x3": 8, "flipfour": 3, "rubiks-flip": 3}
 
@@ -62,7 +63,7 @@ def main() -> None:
             depth = PERFT_DEPTH[name]
             root = game.new_initial_state()
             started = time.perf_counter()
-            nodes = sum(perft(root, d) for d in range(1, depth + 1))
+            nodes = sum(reference_perft(root, d) for d in range(1, depth + 1))
             took = time.perf_counter() - started
             line += f"   perft(1..{depth}) {nodes} nodes in {took:.2f} s = {nodes / took:,.0f}/s"
         print(line, flush=True)

@@ -32,11 +32,21 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh desktop-sized page that fails the test on any uncaught script error."""
+    """A fresh desktop-sized page that fails the test on any uncaught script error or anything
+    the Content-Security-Policy blocks."""
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     new_page = context.new_page()
     errors: list[str] = []
     new_page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # The pages run under the server's Content-Security-Policy: anything it blocks is a bug.
+    new_page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
     yield new_page
     context.close()
     assert not errors, f"script errors on the page: {errors}"

@@ -48,8 +48,10 @@ def save(png: bytes, name: str) -> None:
 
 
 def play(base: str, game: str, options: dict[str, Any], actions: list[str]) -> Any:
-    """Create a same-screen match and play ``actions`` in it; return the creation answer."""
-    created = api(base, "POST", "/api/matches", {"game": game, "options": options, "mode": "local"})
+    """Create a same-screen match (hints and analysis on) and play ``actions`` in it; return
+    the creation answer."""
+    spec = {"game": game, "options": options, "mode": "local", "assist": True}
+    created = api(base, "POST", "/api/matches", spec)
     for action in actions:
         body = {"token": created["token"], "action": action}
         api(base, "POST", f"/api/matches/{created['id']}/actions", body)
@@ -71,6 +73,11 @@ def main() -> None:
             created = play(base, game, options, actions)
             page.goto(base + created["links"]["play"])
             page.wait_for_selector(".board-svg")
+            if name == "flipflop-3x3":
+                # The solved game: with the analysis switch on, every move shows its value.
+                page.click("#analysis-switch")
+                page.wait_for_selector("#analysis-list .move-chip")
+                page.locator(".target.source").first.click()
             page.wait_for_timeout(1600)
             save(page.screenshot(), name)
         finished = play(base, "flipflop-3x3", {}, ["a1-a2", "b3xb1", "c1xb1", "a3-b3", "b1-c2"])

@@ -10,43 +10,7 @@ import re
 from typing import Any
 
 from harness import api, free_port, running_arcade
-
-MY_TURN_OR_OVER = (
-    "() => !document.body.classList.contains('busy') &&"
-    " (document.body.classList.contains('my-turn') || !document.getElementById('result').hidden)"
-)
-
-
-def start_from_lobby(page: Any, base: str, game: str, mode: str, **fields: str) -> str:
-    """Open the lobby, pick ``game`` and the opponent ``mode``, start; return the match id."""
-    page.goto(base + "/")
-    page.click(f".game-card[data-game='{game}'] button.play")
-    page.check(f"input[name=mode][value={mode}]")
-    for name, value in fields.items():
-        page.select_option(f"[name='{name}']", value)
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/play/[^/?]+\?token="))
-    page.wait_for_selector(".board-svg")
-    return str(page.url.split("/play/")[1].split("?")[0])
-
-
-def match(base: str, match_id: str) -> Any:
-    return api(base, "GET", f"/api/matches/{match_id}")
-
-
-def shown_moves(page: Any) -> list[str]:
-    return [" ".join(text.split()) for text in page.locator("#moves .turn").all_inner_texts()]
-
-
-def piece_squares(page: Any) -> dict[str, str]:
-    """Board square -> the drawn piece's face, colour or shape, for pieces not leaving."""
-    return dict(
-        page.eval_on_selector_all(
-            ".pieces .piece:not(.leaving)",
-            "els => els.map(e => [e.dataset.square,"
-            " e.dataset.face || e.dataset.colour || e.dataset.shape || ''])",
-        )
-    )
+from pages import MY_TURN_OR_OVER, match, piece_squares, shown_moves, start_from_lobby
 
 
 def test_flipflop_3x3_against_the_ai_to_the_end(page: Any, arcade: str) -> None:
@@ -103,7 +67,7 @@ def test_rubiks_flip_online_between_two_browsers(browser: Any, arcade: str) -> N
         a.wait_for_selector(".piece[data-square=c3][data-colour=W]")
         a.wait_for_selector(".piece[data-square=b2][data-colour=B]")
         for p in (a, b):
-            p.wait_for_function("document.querySelectorAll('#moves .turn').length === 2")
+            p.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 2")
             assert " ".join(shown_moves(p)).split() == ["b2R", "b2/c3W"]
         assert match(arcade, match_id)["history"] == ["b2R", "b2/c3W"]
 
@@ -134,26 +98,6 @@ def test_flip_switch_flip_reveals_a_tile(page: Any, arcade: str) -> None:
     others = {sq: s for sq, s in piece_squares(page).items() if sq != "b2"}
     assert len(others) == 8 and set(others.values()) == {""}
     assert shown_moves(page) == [f"b2 {shape}"]
-
-
-def test_checkered_flag_race_finishes(page: Any, arcade: str) -> None:
-    match_id = start_from_lobby(page, arcade, "checkered-flag", "local")
-    page.wait_for_function(MY_TURN_OR_OVER)
-    turns = 0
-    while page.locator("#result").is_hidden():
-        assert turns < 300, "the race should have finished"
-        buttons = page.locator(".gear-button")
-        # Highest gear on offer: 3rd when allowed, else whatever the gear box permits.
-        buttons.nth(buttons.count() - 1).click()
-        page.wait_for_function(MY_TURN_OR_OVER)
-        turns += 1
-    final = match(arcade, match_id)
-    assert final["status"] == "finished"
-    cars = final["observation"]["cars"]
-    winner = 0 if final["result"] == "1-0" else 1
-    assert cars[winner]["distance"] >= final["observation"]["goal"]
-    assert page.locator(f".player.p{winner}.winner").count() == 1
-    assert page.locator(".gear-button").count() == 0
 
 
 def test_finished_game_replays_step_by_step(page: Any, arcade: str) -> None:
@@ -209,7 +153,7 @@ def test_hint_analysis_and_undo_against_the_ai(page: Any, arcade: str) -> None:
     played = match(arcade, match_id)
     assert len(played["history"]) > len(before["history"])
     page.click("#undo")
-    page.wait_for_function("document.querySelectorAll('#moves .turn').length === 0")
+    page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 0")
     assert match(arcade, match_id)["history"] == []
 
 
@@ -241,7 +185,7 @@ def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_p
             page.wait_for_selector("#live.live")
             page.click(".target[data-target=a1]")
             page.click(".target[data-target=a2]")
-            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 1")
+            page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 1")
         # The server is gone: the page says so and keeps retrying with growing delays.
         page.wait_for_selector("#live.reconnecting")
         with running_arcade(tmp_path, port=port) as base:
@@ -249,7 +193,7 @@ def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_p
             body = {"token": friend, "action": "b3xb1"}
             api(base, "POST", f"/api/matches/{created['id']}/actions", body)
             page.wait_for_selector("#live.live", timeout=20000)
-            page.wait_for_function("document.querySelectorAll('#moves .turn').length === 2")
+            page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 2")
             assert " ".join(shown_moves(page)).split() == ["a1-a2", "b3xb1"]
             assert page.inner_text("#status-text").startswith("Your move")
             assert piece_squares(page)["b1"] == "bishop"

@@ -222,7 +222,7 @@ def test_hint_on_a_solved_game_is_a_perfect_move(client: TestClient) -> None:
 
 
 def test_hint_on_an_unsolved_game_comes_from_the_hard_level(client: TestClient) -> None:
-    created = create(client, "flipflop", mode="local", seed=2)
+    created = create(client, "flipflop", mode="local", seed=2, assist=True)
     hint = client.get(
         f"/api/matches/{created['id']}/hint", params={"token": created["token"]}
     ).json()
@@ -231,7 +231,7 @@ def test_hint_on_an_unsolved_game_comes_from_the_hard_level(client: TestClient) 
 
 
 def test_analysis_values_every_legal_action(client: TestClient) -> None:
-    created = create(client, "flipflop-3x3", mode="local")
+    created = create(client, "flipflop-3x3", mode="local", assist=True)
     response = client.get(
         f"/api/matches/{created['id']}/analysis", params={"token": created["token"]}
     )
@@ -252,7 +252,7 @@ def test_analysis_values_every_legal_action(client: TestClient) -> None:
 def test_analysis_of_an_unsolved_or_uncached_game_is_unavailable(
     client: TestClient, game: str
 ) -> None:
-    created = create(client, game, mode="local")
+    created = create(client, game, mode="local", assist=True)
     response = client.get(
         f"/api/matches/{created['id']}/analysis", params={"token": created["token"]}
     )
@@ -368,3 +368,98 @@ def test_the_package_ships_every_page_the_routes_serve(tmp_path: Path) -> None:
         response = packaged.get("/")
         assert response.status_code == 200
         assert "<html" in response.text.lower()
+
+
+# --- undo and chance --------------------------------------------------------------------------
+
+
+def undo(client: TestClient, created: dict[str, Any]) -> Any:
+    return client.post(f"/api/matches/{created['id']}/undo", json={"token": created["token"]})
+
+
+def test_undo_cannot_take_back_a_flip_once_its_shape_is_seen(client: TestClient) -> None:
+    # The exploit: flip, see the shape, undo, and flip elsewhere to choose where that shape
+    # lands (chance depends on the seed and the ply only). Undo must refuse instead.
+    created = create(client, "flip-switch", mode="ai", seed=7, options={"rounds": 1})
+    assert created["match"]["undo"] is False
+    view = act(client, created, "b2")
+    assert view["history"][:2] == ["b2", view["observation"]["board"][1][1]]
+    assert view["undo"] is False
+    response = undo(client, created)
+    assert response.status_code == 409
+    error = response.json()["error"]
+    assert error["code"] == "unavailable"
+    assert "chance" in error["message"]
+    after = client.get(f"/api/matches/{created['id']}", params={"token": created["token"]})
+    assert after.json()["history"] == view["history"]
+
+
+def test_undo_cannot_respin_a_checkered_flag_gear(client: TestClient) -> None:
+    created = create(client, "checkered-flag", mode="ai", seed=3, options={"start": "first"})
+    view = act(client, created, "1")  # 1st gear: Spinner A is spun at once
+    assert view["actors"][:2] == [0, -1]
+    assert view["undo"] is False
+    assert undo(client, created).json()["error"]["code"] == "unavailable"
+
+
+def test_undo_takes_back_moves_with_no_chance_after_them(client: TestClient) -> None:
+    created = create(client, "flipflop-3x3", mode="ai", seed=8)
+    view = act(client, created, "b1-b2")
+    assert view["undo"] is True
+    assert view["actors"] == [0, 1]
+    back = undo(client, created).json()
+    assert (back["history"], back["undo"]) == ([], False)
+
+
+def test_actors_say_who_made_each_history_entry(client: TestClient) -> None:
+    created = create(client, "flip-switch", mode="local", seed=5, options={"rounds": 1})
+    view = act(client, created, "b2")
+    view = act(client, created, "a1")
+    assert view["actors"] == [0, -1, 1, -1]
+
+
+# --- assistance -------------------------------------------------------------------------------
+
+
+def hint_and_analysis(client: TestClient, match_id: str, token: str) -> list[Any]:
+    return [
+        client.get(f"/api/matches/{match_id}/{what}", params={"token": token})
+        for what in ("hint", "analysis")
+    ]
+
+
+def test_online_matches_offer_no_help_unless_the_creator_turns_it_on(client: TestClient) -> None:
+    created = create(client, "flipflop-3x3", mode="online")
+    guest = created["links"]["invite"].split("token=")[1]
+    assert created["match"]["assist"] is False
+    spectator = client.get(f"/api/matches/{created['id']}").json()
+    assert spectator["assist"] is False
+    for token in (created["token"], guest):
+        for response in hint_and_analysis(client, created["id"], token):
+            assert response.status_code == 409
+            assert response.json()["error"]["code"] == "unavailable"
+            assert "off in this match" in response.json()["error"]["message"]
+
+
+def test_assistance_turned_on_is_for_both_seats_and_shown_to_all(client: TestClient) -> None:
+    created = create(client, "flipflop-3x3", mode="online", assist=True)
+    guest = created["links"]["invite"].split("token=")[1]
+    assert created["match"]["assist"] is True
+    assert client.get(f"/api/matches/{created['id']}").json()["assist"] is True
+    hint, analysis = hint_and_analysis(client, created["id"], created["token"])
+    assert hint.json()["action"] in created["match"]["legal"]
+    assert len(analysis.json()["actions"]) == len(created["match"]["legal"])
+    # The guest is not to move: its hint is refused for that reason, not for assistance.
+    hint, analysis = hint_and_analysis(client, created["id"], guest)
+    assert hint.json()["error"]["code"] == "not_your_turn"
+    assert analysis.status_code == 200
+
+
+def test_assistance_defaults(client: TestClient) -> None:
+    assert create(client, "flipflop-3x3", mode="ai")["match"]["assist"] is True
+    assert create(client, "flipflop-3x3", mode="local")["match"]["assist"] is False
+    assert create(client, "flipflop-3x3", mode="ai", assist=False)["match"]["assist"] is False
+    response = client.post(
+        "/api/matches", json={"game": "flipflop-3x3", "mode": "online", "assist": "yes"}
+    )
+    assert response.json()["error"]["code"] == "bad_request"

@@ -32,11 +32,13 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 
 class Match:
-    """An online match with both seats' tokens; White has played b1-b2."""
+    """An online match (assistance on) with both seats' tokens; White has played b1-b2."""
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        created = client.post("/api/matches", json={"game": "flipflop-3x3", "mode": "online"})
+        # Hints and analysis on, so their own refusals (turn, token) can be tested.
+        body = {"game": "flipflop-3x3", "mode": "online", "assist": True}
+        created = client.post("/api/matches", json=body)
         assert created.status_code == 201
         body = created.json()
         self.id: str = body["id"]

@@ -210,3 +210,22 @@ def test_a_match_that_no_longer_replays_is_an_internal_error_and_logged(
     assert response.json()["error"]["code"] == "internal"
     assert match_id in caplog.text
     assert "c3-c1" in caplog.text
+
+
+def test_matches_from_before_the_assist_setting_keep_help_against_the_ai_only(
+    engine: Engine,
+) -> None:
+    migrate(engine, MIGRATIONS[:1])
+    with engine.begin() as connection:
+        for match_id, mode in (("a", "ai"), ("o", "online"), ("l", "local")):
+            connection.execute(
+                text(
+                    "INSERT INTO matches (id, game, options, seed, mode, created_at) "
+                    "VALUES (:id, 'flipflop-3x3', '{}', 1, :mode, :now)"
+                ),
+                {"id": match_id, "mode": mode, "now": datetime.now(UTC)},
+            )
+    assert migrate(engine) == len(MIGRATIONS)
+    with engine.connect() as connection:
+        rows = connection.execute(select(matches.c.id, matches.c.assist)).all()
+    assert dict((r.id, r.assist) for r in rows) == {"a": True, "o": False, "l": False}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 
@@ -108,3 +109,43 @@ def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
     assert record["result"] == resumed["result"] != "*"
     # Seat tokens went over the wire in query strings, but never into the log.
     assert tokens[1] not in log.read_text()
+
+
+def test_the_real_server_logs_no_token_and_limits_socket_messages(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    log = tmp_path / "server.log"
+    port = free_port()
+    with server(port, database, log):
+        created = call(port, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+        match_id = created["id"]
+        tokens = [created["token"], created["links"]["invite"].split("token=")[1]]
+        # Every way a token travels in an address: the play page, views, hints, sockets.
+        for token in tokens:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/play/{match_id}?token={token}", timeout=30
+            ):
+                pass
+            call(port, "GET", f"/api/matches/{match_id}?token={token}")
+        with pytest.raises(urllib.error.HTTPError):
+            call(port, "GET", f"/api/matches/{match_id}/hint?token={tokens[0]}")
+        address = f"ws://127.0.0.1:{port}/ws/matches/{match_id}?token="
+        with connect(address + tokens[0]) as white:
+            assert json.loads(white.recv(timeout=30))["match"]["seat"] == 0
+            # Over the 16 KiB limit: refused with too_large, and the socket stays open.
+            white.send(json.dumps({"type": "action", "action": "b1-b2", "x": "y" * 20_000}))
+            error = json.loads(white.recv(timeout=30))
+            assert error["error"]["code"] == "too_large"
+            white.send(json.dumps({"type": "action", "action": "b1-b2"}))
+            assert json.loads(white.recv(timeout=30))["match"]["history"] == ["b1-b2"]
+        with connect(address + tokens[1]) as black:
+            assert json.loads(black.recv(timeout=30))["match"]["seat"] == 1
+        with pytest.raises(ConnectionClosed) as closed, connect(address + tokens[1]) as black:
+            black.recv(timeout=30)
+            # Too big to even read (over twice the limit): the socket is closed with 1009.
+            black.send(json.dumps({"type": "action", "action": "a3-a2", "x": "y" * 40_000}))
+            black.recv(timeout=30)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    text = log.read_text()
+    assert "WebSocket /ws/matches/" in text and "token=***" in text
+    for token in tokens:
+        assert token not in text

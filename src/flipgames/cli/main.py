@@ -17,6 +17,7 @@ from pathlib import Path
 from flipgames.agents.levels import make_level_agent
 from flipgames.cli.analysis import cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
+from flipgames.cli.bench import add_bench_command
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
@@ -216,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
     add_serve_command(sub)
+    add_bench_command(sub)
     return parser
 
 

@@ -66,6 +66,25 @@ class PlayoutBatch:
         return int(self.lengths.sum())
 
 
+#: Status codes of a position on a line of play, as kernels report them (the outcome of a
+#: playout, each ply of a :class:`Replay`): still going, won by the first or the second
+#: player, drawn (e.g. a third repetition).
+ONGOING, FIRST_WINS, SECOND_WINS, DRAWN = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A line of play through a kernel, for differential tests (a kernel's ``replay(actions)``
+    entry, which runs the same compiled code as its playouts): the actions played (the given
+    ones, up to the end of the game or the first one the kernel finds illegal), and per
+    position its legal action ids in the reference engine's order (none once the game is
+    over) and its status code (:data:`ONGOING`...)."""
+
+    actions: list[int]
+    legal: list[list[int]]
+    status: list[int]
+
+
 class Kernel(Protocol):
     """What a game's compiled kernel offers. Deterministic games implement :meth:`perft`;
     chance games raise :class:`~flipgames.solvers.perft.PerftUnsupportedError` there."""

@@ -22,17 +22,35 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import routes
+from flipgames.web import errors, routes
 from flipgames.web.ai import Solutions
-from flipgames.web.db import make_engine, migrate
+from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.errors import ApiError, CorruptMatchError
+from flipgames.web.limits import RateLimit
+from flipgames.web.logs import redact_server_logs
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
 
 log = logging.getLogger(__name__)
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+# Starlette's own refusals in the API's codes: a body it cannot even parse (JSON nested too
+# deep for the parser, a number too long to convert) is a bad request like any other.
+_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+_HTTP_STATUS = {400: 422}
+
+#: Sent with every HTTP response. The pages load nothing from elsewhere and use no inline
+#: script or style; no page may be framed (a framed lobby could be clicked through); and no
+#: address (play links carry seat tokens) leaves in a Referer header.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
 
 
 def create_app(settings: Settings, *, solutions: Solutions | None = None) -> FastAPI:
@@ -40,8 +58,9 @@ def create_app(settings: Settings, *, solutions: Solutions | None = None) -> Fas
 
     ``solutions`` lets several apps (tests) share solved games instead of solving again.
     """
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, busy_timeout=min(5.0, settings.lock_wait_seconds))
     migrate(engine)
+    redact_server_logs()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -53,36 +72,77 @@ def create_app(settings: Settings, *, solutions: Solutions | None = None) -> Fas
         version=__version__,
         description="Play the flip games against the AI or a friend (see docs/web-api.md).",
         lifespan=lifespan,
+        # The interactive /docs and /redoc pages load their scripts from a public CDN; on the
+        # origin whose pages hold seat links that is not acceptable. /openapi.json stays.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
-    app.state.service = MatchService(engine, solutions or Solutions())
+    transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
+    app.state.service = MatchService(engine, solutions or Solutions(), transactions)
     app.state.hub = Hub()
+    app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
+    app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        error = ApiError(422, "bad_request", routes.describe_errors(exc.errors()))
-        return JSONResponse(error.body(), status_code=422)
+        return error_response(ApiError(422, "bad_request", routes.describe_errors(exc.errors())))
 
     @app.exception_handler(HTTPException)
     async def _http(_request: Request, exc: HTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
-        error = ApiError(exc.status_code, code, str(exc.detail))
-        return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
+        status = _HTTP_STATUS.get(exc.status_code, exc.status_code)
+        return error_response(ApiError(status, code, str(exc.detail), dict(exc.headers or {})))
 
     @app.exception_handler(CorruptMatchError)
     async def _corrupt(_request: Request, exc: CorruptMatchError) -> JSONResponse:
-        error = ApiError(500, "internal", "this match cannot be loaded; the error is logged")
-        return JSONResponse(error.body(), status_code=500)
+        return error_response(errors.internal(corrupt=True))
+
+    @app.exception_handler(DatabaseBusy)
+    async def _busy(_request: Request, exc: DatabaseBusy) -> JSONResponse:
+        log.error("refusing a request: %s", exc)
+        return error_response(errors.busy())
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        # Starlette logs the traceback after this answer; the client gets the usual format.
+        return error_response(errors.internal())
 
     app.include_router(routes.api)
     app.include_router(routes.pages)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    """The JSON answer for a refusal (its Retry-After and other headers included)."""
+    return JSONResponse(error.body(), status_code=error.status, headers=error.headers or None)
+
+
+class SecurityHeaders:
+    """Add :data:`SECURITY_HEADERS` to every HTTP response (errors and static files too)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.headers]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class BodyLimit:
@@ -128,4 +188,4 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         error = ApiError(413, "too_large", f"request bodies are limited to {self.limit} bytes")
-        await JSONResponse(error.body(), status_code=413)(scope, receive, send)
+        await error_response(error)(scope, receive, send)

@@ -11,20 +11,22 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-1
+2
 >>> migrate(engine)  # already current: nothing to do
-1
+2
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -37,10 +39,12 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     inspect,
     text,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger(__name__)
@@ -67,6 +71,8 @@ matches = Table(
     # The human's seat in an AI match; the AI has the other one.
     Column("human_seat", Integer),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Hints and analysis allowed (for every seat alike); see docs/web.md, "Assistance".
+    Column("assist", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -113,6 +119,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (match_id, ply)
         )""",
     ),
+    (
+        # Matches from before the setting keep what they offered: help against the AI only.
+        "ALTER TABLE matches ADD COLUMN assist BOOLEAN NOT NULL DEFAULT FALSE",
+        "UPDATE matches SET assist = TRUE WHERE mode = 'ai'",
+    ),
 )
 
 
@@ -130,12 +141,15 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
     """An engine for a SQLAlchemy URL (SQLite or PostgreSQL), ready for concurrent use.
 
     SQLite files get their folder created, WAL journaling, enforced foreign keys and
     transactions that take the write lock when they begin (``BEGIN IMMEDIATE``), so two
-    writers wait for each other instead of failing halfway.
+    writers wait for each other (up to ``busy_timeout`` seconds, then
+    :class:`Transactions` retries) instead of failing halfway. Connections given the
+    execution option ``flipgames_read=True`` begin a plain (deferred) transaction instead: in WAL
+    mode readers never wait for the writer.
     """
     parsed = make_url(normalise_url(url))
     if parsed.get_backend_name() != "sqlite":
@@ -146,7 +160,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(parsed, poolclass=StaticPool)
     else:
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(parsed, connect_args={"timeout": 30})
+        engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -154,15 +168,80 @@ def make_engine(url: str) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
-        if not memory:
-            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        read_only = connection.get_execution_options().get("flipgames_read", False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
+    if not memory:
+        # WAL is a property of the file: set it once here, not on every new connection
+        # (switching the journal mode needs the database to itself).
+        # (The raw connection is outside SQLAlchemy's transactions, as the pragma must be.)
+        raw = engine.raw_connection()
+        try:
+            raw.cursor().execute("PRAGMA journal_mode = WAL")
+        finally:
+            raw.close()
     return engine
+
+
+T = TypeVar("T")
+
+
+class DatabaseBusy(RuntimeError):
+    """The database stayed locked by other writers for longer than the wait allowed."""
+
+
+def is_locked(exc: OperationalError) -> bool:
+    """True for SQLite's "database is locked" / "database table is locked" (SQLITE_BUSY)."""
+    return "locked" in str(exc.orig).lower() or "busy" in str(exc.orig).lower()
+
+
+class Transactions:
+    """Run units of work in transactions, waiting and retrying while SQLite is locked.
+
+    ``run(work)`` calls ``work(connection)`` inside one transaction. A locked database (another
+    process or a long writer holding SQLite's write lock past its busy timeout) rolls the
+    attempt back and tries again after a growing pause, for up to ``wait_seconds`` in all;
+    then :class:`DatabaseBusy`. Any other error propagates at once.
+
+    >>> tx = Transactions(make_engine("sqlite://"))
+    >>> tx.run(lambda c: c.exec_driver_sql("SELECT 41 + 1").scalar_one())
+    42
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        wait_seconds: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.engine = engine
+        self.wait_seconds = wait_seconds
+        self.sleep = sleep
+
+    def run(self, work: Callable[[Connection], T], *, read_only: bool = False) -> T:
+        waited = 0.0
+        pause = 0.05
+        while True:
+            try:
+                with self.engine.connect() as connection:
+                    if read_only:
+                        connection = connection.execution_options(flipgames_read=True)
+                    with connection.begin():
+                        return work(connection)
+            except OperationalError as exc:
+                if not is_locked(exc):
+                    raise
+                if waited >= self.wait_seconds:
+                    raise DatabaseBusy(f"the database stayed locked for {waited:.1f} s") from exc
+                log.warning("database locked; retrying in %.2f s", pause)
+                self.sleep(pause)
+                waited += pause
+                pause = min(pause * 2, 1.0)
 
 
 def current_version(connection: Connection) -> int:

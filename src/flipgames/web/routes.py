@@ -6,6 +6,7 @@ they are (their scripts read the match id and token from the address).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,14 +15,19 @@ from fastapi import APIRouter, Depends, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.registry import game_names
-from flipgames.web import schemas
-from flipgames.web.errors import ApiError
+from flipgames.web import errors, schemas
+from flipgames.web.db import DatabaseBusy
+from flipgames.web.errors import ApiError, CorruptMatchError
+from flipgames.web.limits import RateLimit
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
+
+log = logging.getLogger(__name__)
 
 api = APIRouter()
 pages = APIRouter(include_in_schema=False)
@@ -33,6 +39,27 @@ def _service(request: Request) -> MatchService:
 
 
 Service = Annotated[MatchService, Depends(_service)]
+
+
+def _client(connection: HTTPConnection) -> str:
+    # The peer's address: behind a reverse proxy every client shares the proxy's (see
+    # docs/web.md, "Rate limits").
+    return connection.client.host if connection.client else "unknown"
+
+
+def limit_actions(connection: HTTPConnection) -> None:
+    """Count one action (or undo, hint, analysis) against the client's rate limit."""
+    limit: RateLimit = connection.app.state.action_limit
+    limit.check(_client(connection), "actions")
+
+
+def limit_matches(request: Request) -> None:
+    """Count one new match against the client's rate limit."""
+    limit: RateLimit = request.app.state.match_limit
+    limit.check(_client(request), "new matches")
+
+
+ActionLimit = Depends(limit_actions)
 Token = Annotated[str | None, Query(max_length=128, description="the seat token")]
 
 
@@ -104,7 +131,12 @@ def game_rules(name: str, service: Service) -> schemas.RulesInfo:
 # --- matches ----------------------------------------------------------------------------------
 
 
-@api.post("/api/matches", status_code=201, responses=_errors(404, 409, 413, 422))
+@api.post(
+    "/api/matches",
+    status_code=201,
+    responses=_errors(404, 409, 413, 422, 429),
+    dependencies=[Depends(limit_matches)],
+)
 async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.Created:
     """Create a match; the answer holds the creator's seat token and links."""
     created = await run_in_threadpool(
@@ -115,6 +147,7 @@ async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.C
             level=body.level,
             seat=body.seat,
             seed=body.seed,
+            assist=body.assist,
         )
     )
     match_id = created.match_id
@@ -139,7 +172,11 @@ def get_match(match_id: str, service: Service, token: Token = None) -> schemas.V
     return service.view(loaded, service.viewer(loaded, token))
 
 
-@api.post("/api/matches/{match_id}/actions", responses=_errors(403, 404, 409, 413, 422))
+@api.post(
+    "/api/matches/{match_id}/actions",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
 async def post_action(
     match_id: str, body: schemas.ActionRequest, service: Service, request: Request
 ) -> schemas.View:
@@ -150,7 +187,11 @@ async def post_action(
     return view
 
 
-@api.post("/api/matches/{match_id}/undo", responses=_errors(403, 404, 409, 413, 422))
+@api.post(
+    "/api/matches/{match_id}/undo",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
 async def undo(
     match_id: str, body: schemas.TokenRequest, service: Service, request: Request
 ) -> schemas.View:
@@ -160,13 +201,21 @@ async def undo(
     return view
 
 
-@api.get("/api/matches/{match_id}/hint", responses=_errors(403, 404, 409))
+@api.get(
+    "/api/matches/{match_id}/hint",
+    responses=_errors(403, 404, 409, 429),
+    dependencies=[ActionLimit],
+)
 def hint(match_id: str, service: Service, token: Token = None) -> schemas.Hint:
     """The best action for your seat, with the level that chose it."""
     return service.hint(match_id, token)
 
 
-@api.get("/api/matches/{match_id}/analysis", responses=_errors(403, 404, 409))
+@api.get(
+    "/api/matches/{match_id}/analysis",
+    responses=_errors(403, 404, 409, 429),
+    dependencies=[ActionLimit],
+)
 def analysis(match_id: str, service: Service, token: Token = None) -> schemas.Analysis:
     """Solved games: every legal action's perfect-play value for the player to move."""
     return service.analysis(match_id, token)
@@ -206,6 +255,19 @@ def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction:
         raise ApiError(422, "bad_request", describe_errors(exc.errors())) from None
 
 
+def as_api_error(exc: Exception) -> ApiError:
+    """The API error a socket client gets for ``exc`` (what the HTTP handlers would answer)."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, DatabaseBusy):
+        log.error("refusing a socket request: %s", exc)
+        return errors.busy()
+    if isinstance(exc, CorruptMatchError):
+        return errors.internal(corrupt=True)  # logged where it was found
+    log.error("a socket request failed", exc_info=exc)
+    return errors.internal()
+
+
 def describe_errors(errors: Any) -> str:
     """One line naming each bad field, e.g. ``action: Field required``."""
     parts = []
@@ -225,9 +287,12 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
     try:
         loaded = await run_in_threadpool(service.load, match_id)
         viewer = service.viewer(loaded, token)
-    except ApiError as exc:
-        await websocket.send_json({"type": "error", **exc.body()})
-        await websocket.close(code=4000 + exc.status)
+    except Exception as exc:
+        error = as_api_error(exc)
+        await websocket.send_json({"type": "error", **error.body()})
+        # Refusals close with 4xxx (the page stops retrying); server trouble with 1011, after
+        # which the page reconnects with its backoff.
+        await websocket.close(code=4000 + error.status if error.status < 500 else 1011)
         return
     connection = Connection(websocket, viewer)
     try:
@@ -238,9 +303,11 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
                 break
             try:
                 request = _socket_action(message, settings.max_body_bytes)
+                limit_actions(websocket)
                 await run_in_threadpool(service.act, match_id, token, request.action, request.ply)
-            except ApiError as exc:
-                await websocket.send_json({"type": "error", **exc.body()})
+            except Exception as exc:
+                # Refusals and failures alike reach the client in the API's error format.
+                await websocket.send_json({"type": "error", **as_api_error(exc).body()})
                 continue
             await hub.broadcast(match_id, _loader(service, match_id))
     except WebSocketDisconnect:

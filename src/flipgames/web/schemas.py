@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
@@ -35,6 +35,11 @@ class CreateMatch(_Request):
         ge=0,
         le=MAX_SEED,
         description="chance and AI seed (ai and local modes; the server picks one if null)",
+    )
+    assist: StrictBool | None = Field(
+        default=None,
+        description="hints and analysis for both seats (null: on against the AI, off between "
+        "two people)",
     )
 
 
@@ -109,7 +114,14 @@ class View(BaseModel):
     observation: dict[str, Any]
     legal: list[str] = Field(description="the viewer's legal actions; [] when not to move")
     history: list[str]
+    actors: list[int] = Field(
+        description="who made each history entry: 0, 1, or -1 for a chance outcome"
+    )
     last: LastAction | None
+    assist: bool = Field(description="hints and analysis are offered (to every seat alike)")
+    undo: bool = Field(
+        description="the viewer can undo now (AI matches: a move with no chance outcome after it)"
+    )
     text: str
 
 

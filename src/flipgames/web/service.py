@@ -11,7 +11,9 @@ committed on its own, so nothing is ever decided before the game reaches it.
 >>> engine = make_engine("sqlite://")
 >>> _ = migrate(engine)
 >>> service = MatchService(engine, Solutions())
->>> created = service.create("flipflop-3x3", {}, mode="local", level=None, seat=0, seed=1)
+>>> created = service.create(
+...     "flipflop-3x3", {}, mode="local", level=None, seat=0, seed=1, assist=None
+... )
 >>> view = service.act(created.match_id, created.token, "b1xb3", ply=0)
 >>> view.history, view.current_player
 (['b1xb3'], 1)
@@ -30,9 +32,9 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import (
@@ -46,7 +48,7 @@ from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
 from flipgames.web import schemas
 from flipgames.web.ai import Solutions
-from flipgames.web.db import actions, matches, seats
+from flipgames.web.db import Transactions, actions, matches, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, bad_token, not_found, unavailable
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,8 @@ class Match:
     mode: schemas.Mode
     level: str | None
     human_seat: int | None
+    #: Hints and analysis are offered (to every seat alike).
+    assist: bool
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,8 @@ def hash_token(token: str) -> str:
 
 def _chance_rng(seed: int, ply: int) -> random.Random:
     # One generator per ply: a chance outcome depends only on the seed and when it happens,
-    # so re-drawing after a crash or an undo gives the same outcome and no draw happens early.
+    # so re-drawing after a crash gives the same outcome and no draw happens early. (Undo
+    # never goes back past a chance outcome, so it cannot re-draw one: see undo_target.)
     return random.Random(f"{seed}:{ply}")
 
 
@@ -111,8 +116,10 @@ class MatchService:
     key refuses a second writer for the same ply, so a match never forks.
     """
 
-    def __init__(self, engine: Engine, solutions: Solutions) -> None:
-        self._engine = engine
+    def __init__(
+        self, engine: Engine, solutions: Solutions, transactions: Transactions | None = None
+    ) -> None:
+        self._tx = transactions or Transactions(engine)
         self.solutions = solutions
         self._locks = tuple(threading.Lock() for _ in range(64))
 
@@ -152,8 +159,13 @@ class MatchService:
         level: str | None,
         seat: int,
         seed: int | None,
+        assist: bool | None,
     ) -> CreatedMatch:
-        """Create a match and return the creator's token (and the invitee's, online)."""
+        """Create a match and return the creator's token (and the invitee's, online).
+
+        ``assist`` (hints and analysis, for both seats) defaults to on against the AI and off
+        between two people.
+        """
         game = self.game(game_name, options)
         if not 0 <= seat < game.num_players:
             raise ApiError(422, "bad_request", f"seat must be 0..{game.num_players - 1}: {seat}")
@@ -196,8 +208,10 @@ class MatchService:
             mode=mode,
             level=level,
             human_seat=seat if mode == "ai" else None,
+            assist=mode == "ai" if assist is None else assist,
         )
-        with self._engine.begin() as connection:
+
+        def insert_match(connection: Connection) -> None:
             connection.execute(
                 insert(matches).values(
                     id=match.id,
@@ -208,6 +222,7 @@ class MatchService:
                     level=level,
                     human_seat=match.human_seat,
                     created_at=datetime.now(UTC),
+                    assist=match.assist,
                 )
             )
             connection.execute(
@@ -217,6 +232,8 @@ class MatchService:
                     for s, t in tokens.items()
                 ],
             )
+
+        self._tx.run(insert_match)
         with self._lock(match.id):
             state = self._follow_up(match, game.new_initial_state())
         hashes = {s: hash_token(t) for s, t in tokens.items()}
@@ -237,7 +254,7 @@ class MatchService:
             return Loaded(loaded.match, state, loaded.token_hashes)
 
     def _read(self, match_id: str) -> Loaded:
-        with self._engine.begin() as connection:
+        def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
             row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
             if row is None:
                 raise not_found(match_id)
@@ -252,6 +269,9 @@ class MatchService:
                 .where(actions.c.match_id == match_id)
                 .order_by(actions.c.ply)
             ).all()
+            return row, hashes, list(rows)
+
+        row, hashes, rows = self._tx.run(read, read_only=True)
         try:
             if [r.ply for r in rows] != list(range(len(rows))):
                 raise ValueError(f"its plies are not 0..{len(rows) - 1}")
@@ -261,7 +281,7 @@ class MatchService:
             log.error("match %s does not replay from the database: %s", match_id, exc)
             raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
-        match = Match(row.id, game, row.seed, mode, row.level, row.human_seat)
+        match = Match(row.id, game, row.seed, mode, row.level, row.human_seat, bool(row.assist))
         return Loaded(match, state, hashes)
 
     @staticmethod
@@ -297,6 +317,12 @@ class MatchService:
             last = schemas.LastAction(
                 action=parent.action_to_string(state.history[-1]), by=parent.current_player
             )
+        path = _path(state)
+        undo = (
+            match.mode == "ai"
+            and match.human_seat in viewer
+            and undo_target(path, match.human_seat) is not None
+        )
         return schemas.View(
             id=match.id,
             game=match.game.name,
@@ -317,7 +343,10 @@ class MatchService:
             if current in viewer
             else [],
             history=state.history_notation(),
+            actors=[s.current_player for s in path[:-1]],
             last=last,
+            assist=match.assist,
+            undo=undo,
             text=state.render(),
         )
 
@@ -354,30 +383,38 @@ class MatchService:
             return self.view(Loaded(loaded.match, state, loaded.token_hashes), viewer)
 
     def undo(self, match_id: str, token: str | None) -> schemas.View:
-        """Against the AI: take back the human's last decision and everything after it."""
+        """Against the AI: take back the human's last decision and everything after it, unless
+        a chance outcome came after it (see :func:`undo_target`)."""
         with self._lock(match_id):
             loaded = self._read(match_id)
             viewer = self.viewer(loaded, token, required=True)
             match = loaded.match
             if match.mode != "ai":
                 raise unavailable("undo exists only in matches against the AI")
-            path = [loaded.state]
-            while (parent := path[-1].parent) is not None:
-                path.append(parent)
-            path.reverse()  # path[p] is the state before ply p
-            decisions = [p for p, s in enumerate(path[:-1]) if s.current_player == match.human_seat]
-            if not decisions:
+            path = _path(loaded.state)
+            if not any(s.current_player == match.human_seat for s in path[:-1]):
                 raise unavailable("nothing to undo: you have not moved yet")
-            target = decisions[-1]
-            with self._engine.begin() as connection:
+            target = undo_target(path, match.human_seat)
+            if target is None:
+                raise unavailable(
+                    "undo cannot take back a move once a chance outcome (a tile's shape, a "
+                    "spin) has followed it: that outcome stays as it fell"
+                )
+
+            def delete_from_target(connection: Connection) -> None:
                 connection.execute(
                     delete(actions).where(actions.c.match_id == match_id, actions.c.ply >= target)
                 )
+
+            self._tx.run(delete_from_target)
             return self.view(Loaded(match, path[target], loaded.token_hashes), viewer)
 
     def _commit(self, match_id: str, ply: int, text: str) -> None:
-        with self._engine.begin() as connection:
-            connection.execute(insert(actions).values(match_id=match_id, ply=ply, action=text))
+        self._tx.run(
+            lambda connection: connection.execute(
+                insert(actions).values(match_id=match_id, ply=ply, action=text)
+            )
+        )
 
     def _follow_up(self, match: Match, state: State) -> State:
         """Make and commit, one by one, the chance outcomes and AI moves due in ``state``."""
@@ -400,6 +437,8 @@ class MatchService:
         """The best action for the seat to move, by the strongest level the game has:
         ``perfect`` where the solution is ready, else ``hard``."""
         loaded = self.load(match_id)
+        self.viewer(loaded, token, required=True)
+        _require_assist(loaded.match)
         state = self._to_move(loaded, token)
         game = state.game
         level = self.solutions.levels(game)[-1]  # weakest first
@@ -411,6 +450,7 @@ class MatchService:
         """Every legal action with its perfect-play value for the player to move."""
         loaded = self.load(match_id)
         self.viewer(loaded, token, required=True)
+        _require_assist(loaded.match)
         state = loaded.state
         game = state.game
         if not self.solutions.ready(game):
@@ -479,4 +519,42 @@ class MatchService:
             returns=list(state.returns()),
             observation=state.observation(None),
             text=state.render(),
+        )
+
+
+def _path(state: State) -> list[State]:
+    """Every state from the start to ``state``: ``path[p]`` is the state before ply ``p``."""
+    path = [state]
+    while (parent := path[-1].parent) is not None:
+        path.append(parent)
+    path.reverse()
+    return path
+
+
+def undo_target(path: list[State], human_seat: int | None) -> int | None:
+    """The ply an undo goes back to: the human's last decision with no chance outcome after it.
+
+    Undo never goes back past a chance outcome (a Flip Switch tile's shape, a spin): the
+    outcome would be seen and then drawn again (or dealt to another square, or to another
+    gear), so a player could learn it or pick the draw they like. What undo can take back is
+    a move and the computer's replies, as long as nothing was left to chance since.
+
+    >>> from flipgames import make
+    >>> game = make("flip-switch")
+    >>> undo_target(_path(game.state_from_actions(["b2"])), 0)  # not revealed yet
+    0
+    >>> undo_target(_path(game.state_from_actions(["b2", "heart"])), 0) is None  # revealed
+    True
+    """
+    last_chance = max((p for p, s in enumerate(path[:-1]) if s.is_chance_node()), default=-1)
+    decisions = [
+        p for p, s in enumerate(path[:-1]) if p > last_chance and s.current_player == human_seat
+    ]
+    return decisions[-1] if decisions else None
+
+
+def _require_assist(match: Match) -> None:
+    if not match.assist:
+        raise unavailable(
+            "hints and analysis are off in this match (its creator chose so for both players)"
         )

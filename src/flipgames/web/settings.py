@@ -6,6 +6,12 @@ PosixPath('/srv/arcade')
 PosixPath('/home/ada/.data/flipgames')
 >>> default_database_url({"FLIPGAMES_DATA": "/srv/arcade"})
 'sqlite:////srv/arcade/arcade.sqlite'
+>>> env_int("FLIPGAMES_ACTIONS_PER_MINUTE", 240, {"FLIPGAMES_ACTIONS_PER_MINUTE": "0"})
+0
+>>> env_int("FLIPGAMES_MATCHES_BURST", 10, {"FLIPGAMES_MATCHES_BURST": "lots"})
+Traceback (most recent call last):
+...
+flipgames.core.errors.FlipgamesError: FLIPGAMES_MATCHES_BURST must be a whole number, not 'lots'
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from flipgames.core.errors import FlipgamesError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -26,6 +34,21 @@ def data_dir(environ: Mapping[str, str] | None = None) -> Path:
         return Path(env["FLIPGAMES_DATA"])
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "flipgames"
+
+
+def env_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+    """An integer setting from the environment (a bad value is an error naming it)."""
+    env = os.environ if environ is None else environ
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise FlipgamesError(f"{name} must be a whole number, not {text!r}") from None
+    if value < 0:
+        raise FlipgamesError(f"{name} must be 0 or more, not {value}")
+    return value
 
 
 def default_database_url(environ: Mapping[str, str] | None = None) -> str:
@@ -44,5 +67,19 @@ class Settings:
     database_url: str
     #: Request bodies (and WebSocket messages) larger than this are refused unread.
     max_body_bytes: int = 16 * 1024
+    #: How long a request waits, in all, for a locked SQLite database before 503 ``busy``.
+    lock_wait_seconds: float = 60.0
+    #: Per client address: actions (HTTP and WebSocket), undo, hints and analysis a minute,
+    #: and how many may come at once; 0 turns the limit off. The environment variables are
+    #: read when the settings are made (``flipgames serve`` makes them at start).
+    actions_per_minute: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_ACTIONS_PER_MINUTE", 240)
+    )
+    actions_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_ACTIONS_BURST", 60))
+    #: Per client address: matches created a minute, and how many at once; 0: no limit.
+    matches_per_minute: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_MATCHES_PER_MINUTE", 20)
+    )
+    matches_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_MATCHES_BURST", 10))
     templates_dir: Path = field(default=_PACKAGE_DIR / "templates")
     static_dir: Path = field(default=_PACKAGE_DIR / "static")

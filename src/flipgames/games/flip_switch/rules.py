@@ -589,6 +589,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "terminal": player_now == TERMINAL,
             "returns": list(self.returns()),
             "legal": [self.action_to_string(a) for a in self.legal_actions()],
+            "scoring": self._scoring_lines(),
         }
         if self._pending >= 0:
             obs["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
@@ -598,6 +599,39 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             for label, who in (("mine", player), ("theirs", 1 - player)):
                 obs[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}
         return obs
+
+    def _scoring_lines(self) -> list[JSON]:
+        """The lines that credited a shape this round (the last round, once it is over), in
+        the order they scored: ``{"player", "shape", "squares"}``. Read back from the history,
+        so a line later broken up by a switch is still the one that scored.
+
+        >>> from flipgames import make
+        >>> state = make("flip-switch").state_from_actions(
+        ...     ["a1", "heart", "b1", "star", "b2", "heart", "c2", "star", "c3", "heart"]
+        ... )
+        >>> state.observation(None)["scoring"]
+        [{'player': 0, 'shape': 'heart', 'squares': ['a1', 'b2', 'c3']}]
+        """
+        game = self.game
+        layout = game.layout
+        found: list[JSON] = []
+        node: FlipSwitchState = self
+        # Owners only grow within a round; a round's first state has none.
+        while node._parent is not None and any(o != UNCLAIMED for o in node._owners):
+            parent = cast(FlipSwitchState, node._parent)
+            tiles = node._tiles
+            for shape, owner in enumerate(node._owners):
+                if owner == UNCLAIMED or parent._owners[shape] != UNCLAIMED:
+                    continue
+                lines = {line for per_square in game.lines for line in per_square}
+                for line in sorted(lines):
+                    if all(tiles[square] == shape for square in line):
+                        squares = [layout.squares[square] for square in line]
+                        entry = {"player": owner, "shape": layout.shapes[shape], "squares": squares}
+                        found.append(entry)
+            node = parent
+        found.reverse()
+        return found
 
     def _status(self) -> str:
         game = self.game

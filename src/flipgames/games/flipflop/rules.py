@@ -24,7 +24,7 @@ piece is one mask and one dictionary lookup.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar, Final, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
@@ -40,6 +40,9 @@ from flipgames.games.flipflop.notation import (
     square_name,
 )
 from flipgames.games.flipflop.render import draw_board
+
+if TYPE_CHECKING:
+    from flipgames.core.kernel import Kernel
 
 WHITE: Final = 0
 BLACK: Final = 1
@@ -156,6 +159,12 @@ class FlipFlop(Game):
     def rules_summary(self) -> str:
         """The rules as flipgames plays them (rulebook, rulings, options)."""
         return rules_text(self.board)
+
+    def kernel(self) -> Kernel:
+        """The compiled kernel of this size (numba loads here, on first use)."""
+        from flipgames.games.flipflop.kernel import kernel_for_game
+
+        return kernel_for_game(self)
 
 
 class FlipFlop3x3(FlipFlop):

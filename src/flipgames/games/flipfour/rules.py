@@ -25,7 +25,7 @@ pieces showing the bishop face, plus the pieces in hand and the side to move (se
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
@@ -53,6 +53,9 @@ from flipgames.games.flipfour.notation import (
     parse_text,
 )
 from flipgames.games.flipfour.render import render_state
+
+if TYPE_CHECKING:
+    from flipgames.core.kernel import Kernel
 
 PIECES_IN_HAND: Final = 4
 PLAYER_NAMES: Final = ("White", "Black")
@@ -106,6 +109,12 @@ class FlipFour(Game):
 
     def rules_summary(self) -> str:
         return RULES
+
+    def kernel(self) -> Kernel:
+        """The compiled kernel (numba loads here, on first use)."""
+        from flipgames.games.flipfour.kernel import kernel_for_game
+
+        return kernel_for_game(self)
 
 
 class FlipFourState(State):

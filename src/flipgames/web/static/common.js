@@ -83,6 +83,11 @@ export function turnText(view) {
   return `${cap(view.players[mover])} to move`;
 }
 
+/** A trophy drawn in SVG (an emoji needs an emoji font, which many systems lack). */
+const TROPHY = `<svg class="trophy" viewBox="0 0 24 24" role="img" aria-label="winner"><title>winner</title>
+  <path class="cup" d="M7 3h10v5a5 5 0 0 1-10 0z"/><path class="handles" d="M7 5H4v2a3 3 0 0 0 3 3M17 5h3v2a3 3 0 0 1-3 3"/>
+  <path class="stem" d="M12 13v4M8 21h8l-1-4H9z"/></svg>`;
+
 /** The players card: names, who is who, whose turn. */
 export function renderPlayers(container, view) {
   container.replaceChildren();
@@ -101,16 +106,18 @@ export function renderPlayers(container, view) {
     else if (view.mode === "local") who = "this screen";
     row.innerHTML = `<span class="swatch"></span><span class="name"></span><span class="who"></span>`;
     row.querySelector(".name").textContent = cap(name);
+    if (row.classList.contains("winner")) row.querySelector(".name").insertAdjacentHTML("beforeend", TROPHY);
     row.querySelector(".who").textContent = who;
     container.append(row);
   });
 }
 
 /**
- * Fill the move list. `turns` come from the board module's describeTurns; `current` is how
- * many history entries are shown (replay), `onPick(count)` jumps there.
+ * Fill the move list. `turns` come from the board module's describeTurns; `players` names the
+ * players for the marks; `current` is how many history entries are shown (replay),
+ * `onPick(count)` jumps there.
  */
-export function renderMoves(list, turns, { current = null, onPick = null } = {}) {
+export function renderMoves(list, turns, { players = [], current = null, onPick = null } = {}) {
   list.replaceChildren();
   const paired = turns.length > 0 && turns.every((t, i) => t.player === i % 2);
   list.classList.toggle("paired", paired);
@@ -118,7 +125,17 @@ export function renderMoves(list, turns, { current = null, onPick = null } = {})
   turns.forEach((turn, index) => {
     const item = document.createElement("li");
     item.className = "turn";
-    if (turn.player === 0 || turn.player === 1) item.classList.add(`p${turn.player}`);
+    if (turn.player === 0 || turn.player === 1) {
+      item.classList.add(`p${turn.player}`);
+      item.dataset.player = turn.player;
+      // Who made the move: a swatch in the player's colour (named for screen readers).
+      const mark = document.createElement("span");
+      mark.className = `who-mark p${turn.player}`;
+      mark.title = cap(players[turn.player] || `player ${turn.player + 1}`);
+      mark.setAttribute("role", "img");
+      mark.setAttribute("aria-label", mark.title);
+      item.append(mark);
+    }
     const start = count;
     count += turn.parts.length;
     const end = count;
@@ -138,7 +155,13 @@ export function renderMoves(list, turns, { current = null, onPick = null } = {})
     list.append(item);
   });
   const active = list.querySelector(".current") || list.lastElementChild;
-  if (active) active.scrollIntoView({ block: "nearest" });
+  // Scroll the list only: scrollIntoView would also scroll the page away from the board.
+  if (active) {
+    const item = active.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (item.top < box.top) list.scrollTop += item.top - box.top;
+    else if (item.bottom > box.bottom) list.scrollTop += item.bottom - box.bottom;
+  }
 }
 
 /** Which history entries are new since the last picture (or undone, with reverse). */
@@ -162,8 +185,10 @@ export function toast(text, kind = "info") {
   if (kind !== "error") toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
-export function hideToast() {
-  document.getElementById("toast").hidden = true;
+/** Hide the toast (only if it is of `kind`, when given). */
+export function hideToast(kind = null) {
+  const box = document.getElementById("toast");
+  if (!kind || box.classList.contains(kind)) box.hidden = true;
 }
 
 const STORE = "flipgames:matches";

@@ -1,6 +1,9 @@
 // The game page (/play/{id}?token=... for a seat, /watch/{id} for spectators): draws the
 // match with the game's board module, sends the player's actions, and follows the match
 // live over the WebSocket.
+//
+// Help (hints, analysis) belongs to the position it was asked for: each answer is kept with
+// that position's key and dropped, marks and all, as soon as the position changes.
 
 import { ApiError, LiveMatch, api, copyText, matchIdFromPath } from "./api.js";
 import {
@@ -18,10 +21,29 @@ let board = null;
 let boardModule = null;
 let info = null; // the game's entry from /api/games
 let busy = false;
-let analysis = null; // Map action -> {value, remoteness} while the switch is on
+let thinking = false; // a request is out that makes the computer move
+let analysis = null; // {key, map: action -> {value, remoteness}} while the switch is on
+let analysisWanted = null; // the position key an analysis request is out for
+let hint = null; // {key, action} of the last hint shown
+
+/** Identifies a position: an undo followed by another move reaches the same ply elsewhere. */
+const positionKey = (v) => `${v.ply}|${v.history.join(" ")}`;
 
 function interactive() {
   return Boolean(token) && !busy && view.status !== "finished" && (view.legal || []).length > 0;
+}
+
+/** The analysis of the position on screen, or null. */
+function shownAnalysis() {
+  return analysis && view && analysis.key === positionKey(view) ? analysis.map : null;
+}
+
+/** The computer is to move (or a request that makes it move is out). */
+function computerThinking() {
+  if (thinking) return true;
+  if (!view || view.mode !== "ai" || view.status === "finished") return false;
+  const mover = view.current_player;
+  return (mover === 0 || mover === 1) && !(view.seats || []).includes(mover);
 }
 
 async function show(next, { force = false } = {}) {
@@ -30,27 +52,58 @@ async function show(next, { force = false } = {}) {
   if (view && !force && next.ply < view.ply) return;
   const delta = historyDelta(view ? view.history : null, next.history);
   const first = !view;
+  const moved = !first && positionKey(view) !== positionKey(next);
   view = next;
   if (first) await setUp();
-  if ($("analysis-toggle").checked) await loadAnalysis();
-  board.update(view, { interactive: interactive(), analysis, ...delta });
-  $("status-text").textContent = statusLine(view);
+  if (moved) forgetHelp();
+  draw(delta);
+  if ($("analysis-toggle").checked && view.assist) requestAnalysis();
+}
+
+/** Drop every piece of help given for an earlier position. */
+function forgetHelp() {
+  if (hint) {
+    hint = null;
+    hideToast("info");
+  }
+}
+
+function draw(delta = { fresh: [], reverse: false }) {
+  board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
+  if (hint && hint.key === positionKey(view)) board.hint(hint.action);
+  const waiting = computerThinking();
+  $("status-text").textContent = thinking ? "The computer is thinking…" : statusLine(view);
+  $("thinking").hidden = !waiting;
+  document.body.classList.toggle("thinking", waiting);
   $("turn-dot").className = `turn-dot p${view.current_player}`;
   document.body.classList.toggle("my-turn", interactive());
   renderPlayers($("players"), view);
-  renderMoves($("moves"), boardModule.describeTurns(view.history));
+  renderAssist();
+  renderMoves($("moves"), boardModule.describeTurns(view.history, view.actors), { players: view.players });
+  renderAnalysis();
   const over = view.status === "finished";
   $("result").hidden = !over;
   if (over) {
     $("result-title").textContent = resultTitle(view);
     $("result-detail").textContent = engineStatus(view);
+    const lines = boardModule.resultLines ? boardModule.resultLines(view) : [];
+    $("result-lines").replaceChildren(...lines.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
+    $("result-lines").hidden = lines.length === 0;
     $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
     $("record-link").href = api.recordUrl(id);
     rememberMatch({ id, result: view.result });
   }
-  $("undo").disabled = busy || over || view.history.length === 0;
+  $("undo").disabled = busy || !view.undo;
   $("hint").disabled = busy || !interactive();
+  $("hint").hidden = !(token && view.assist);
+  $("analysis-switch").hidden = !(token && view.assist && info && info.solved);
   $("analysis-toggle").disabled = over;
+  // Spectators, and players without undo or help, get no empty controls card.
+  $("controls").hidden = ["undo", "hint", "analysis-switch"].every((name) => $(name).hidden);
 }
 
 async function setUp() {
@@ -59,16 +112,30 @@ async function setUp() {
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   boardModule = await loadBoard(view.game);
   const seat = view.mode === "local" ? null : view.seat;
-  board = boardModule.createBoard($("board"), { seat, onAction: act });
+  board = boardModule.createBoard($("board"), { seat, onAction: act, announce: (text) => toast(text, "info") });
   document.body.dataset.game = view.game;
   const games = await api.games().catch(() => []);
   info = games.find((g) => g.name === view.game) || null;
   const player = Boolean(token);
   $("undo").hidden = !(player && view.mode === "ai");
-  $("hint").hidden = !player;
-  $("analysis-switch").hidden = !(player && info && info.solved);
+  $("undo-note").hidden = $("undo").hidden;
+  $("undo-note").textContent = info && info.has_chance
+    ? "Undo takes back your last move and the computer's reply, but never a move that a chance outcome (a tile's shape, a spin) has followed: what chance showed stays."
+    : "Undo takes back your last move and the computer's reply.";
+  if (boardModule.legend) {
+    $("moves-legend").textContent = boardModule.legend;
+    $("moves-legend").hidden = false;
+  }
   setUpSharing();
   if (token) rememberMatch({ id, game: view.game, title: view.title, mode: view.mode, play: location.pathname + location.search });
+}
+
+function renderAssist() {
+  const note = $("assist-note");
+  const two = view.mode !== "ai" ? " for both players" : "";
+  note.textContent = view.assist ? `Hints and analysis: on${two}` : `Hints and analysis: off${two}`;
+  note.className = `assist-note ${view.assist ? "on" : "off"}`;
+  if (view.mode !== "ai") note.title = "The player who created the match chose this when creating it.";
 }
 
 function setUpSharing() {
@@ -91,40 +158,60 @@ function setUpSharing() {
 async function act(action) {
   if (!interactive()) return;
   busy = true;
+  thinking = view.mode === "ai";
   hideToast();
   document.body.classList.add("busy");
+  draw();
   try {
-    await show(await api.act(id, token, action, view.ply));
+    const next = await api.act(id, token, action, view.ply);
+    busy = false;
+    thinking = false;
+    await show(next);
   } catch (err) {
     toast(err instanceof ApiError ? err.message : String(err), "error");
   } finally {
     busy = false;
+    thinking = false;
     document.body.classList.remove("busy");
-    await show(view);
+    draw();
   }
 }
 
-async function loadAnalysis() {
-  analysis = null;
-  $("analysis").hidden = true;
-  if (!interactive()) return;
+/** Ask for the analysis of the position on screen (once); draw it if it is still there. */
+async function requestAnalysis() {
+  const key = positionKey(view);
+  if (!interactive() || shownAnalysis() || analysisWanted === key) return;
+  analysisWanted = key;
   try {
     const data = await api.analysis(id, token);
-    analysis = new Map(data.actions.map((a) => [a.action, a]));
+    if (analysisWanted !== key) return;
+    analysis = { key, map: new Map(data.actions.map((a) => [a.action, a])) };
   } catch (err) {
     // Solved with the default rules need not mean solved with this match's options.
     if (err.code === "unavailable") {
       $("analysis-toggle").checked = false;
       $("analysis-switch").hidden = true;
     }
-    toast(err.message, "error");
+    if (positionKey(view) === key) toast(err.message, "error");
+    return;
+  } finally {
+    if (analysisWanted === key) analysisWanted = null;
+  }
+  if ($("analysis-toggle").checked && positionKey(view) === key) draw();
+}
+
+function renderAnalysis() {
+  const shown = $("analysis-toggle").checked ? shownAnalysis() : null;
+  const list = $("analysis-list");
+  $("analysis").hidden = !shown;
+  if (!shown) {
+    list.replaceChildren();
     return;
   }
-  const list = $("analysis-list");
-  list.replaceChildren();
+  const key = positionKey(view);
   const order = { win: 0, draw: 1, loss: 2 };
-  const entries = [...analysis.values()].sort((a, b) => order[valueClass(a)] - order[valueClass(b)]);
-  for (const entry of entries) {
+  const entries = [...shown.values()].sort((a, b) => order[valueClass(a)] - order[valueClass(b)]);
+  list.replaceChildren(...entries.map((entry) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -133,36 +220,58 @@ async function loadAnalysis() {
     button.innerHTML = `<b></b><small></small>`;
     button.querySelector("b").textContent = entry.action;
     button.querySelector("small").textContent = valueText(entry);
-    button.addEventListener("click", () => act(entry.action));
+    // A chip plays its move only in the position it was computed for.
+    button.addEventListener("click", () => { if (positionKey(view) === key) act(entry.action); });
     item.append(button);
-    list.append(item);
-  }
-  $("analysis").hidden = false;
+    return item;
+  }));
 }
 
 $("undo").addEventListener("click", async () => {
   busy = true;
+  draw();
   try {
     const back = await api.undo(id, token);
     busy = false;
     await show(back, { force: true });
   } catch (err) {
-    busy = false;
     toast(err.message, "error");
+  } finally {
+    busy = false;
+    draw();
   }
 });
 
 $("hint").addEventListener("click", async () => {
+  const key = positionKey(view);
+  const button = $("hint");
+  button.classList.add("working");
+  button.querySelector("span").textContent = "Thinking…";
+  button.disabled = true;
   try {
-    const hint = await api.hint(id, token);
-    board.hint(hint.action);
-    toast(`Hint: ${hint.action}`, "info");
+    const answer = await api.hint(id, token);
+    // The position moved on while the hint was worked out: it is not for this one.
+    if (positionKey(view) !== key) return;
+    hint = { key, action: answer.action };
+    board.hint(answer.action);
+    toast(`Hint: ${answer.action}`, "info");
   } catch (err) {
-    toast(err.message, "error");
+    if (positionKey(view) === key) toast(err.message, "error");
+  } finally {
+    button.classList.remove("working");
+    button.querySelector("span").textContent = "Hint";
+    button.disabled = busy || !interactive();
   }
 });
 
-$("analysis-toggle").addEventListener("change", () => show(view));
+$("analysis-toggle").addEventListener("change", () => {
+  if (!$("analysis-toggle").checked) {
+    analysis = null;
+    analysisWanted = null;
+  }
+  draw();
+  if ($("analysis-toggle").checked) requestAnalysis();
+});
 
 async function start() {
   if (!id) {

@@ -15,8 +15,10 @@ function card(game) {
   item.dataset.game = game.name;
   item.innerHTML = `<div class="card-art" aria-hidden="true">${ART[game.name] || ""}</div>
     <div class="card-body"><h2></h2><p class="pitch"></p><p class="tags"></p></div>
-    <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play">Play</button></div>`;
+    <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play">Play<span class="sr-only"></span></button></div>`;
   item.querySelector("h2").textContent = game.title;
+  // Every card has a Play button: its name says which game it starts.
+  item.querySelector(".play .sr-only").textContent = ` ${game.title}`;
   item.querySelector(".pitch").textContent = PITCHES[game.name] || "";
   const tags = [`${game.players.length} players`];
   if (game.has_chance) tags.push("luck");
@@ -30,7 +32,8 @@ function card(game) {
   }));
   const rules = item.querySelector(".rules-link");
   rules.href = `/rules/${encodeURIComponent(game.name)}`;
-  rules.textContent = "Rules";
+  rules.innerHTML = `Rules<span class="sr-only"></span>`;
+  rules.querySelector(".sr-only").textContent = ` of ${game.title}`;
   item.querySelector(".play").addEventListener("click", () => openDialog(game));
   return item;
 }
@@ -75,6 +78,7 @@ function openDialog(game) {
   $("new-game-art").innerHTML = ART[game.name] || "";
   $("new-game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
   $("new-game-error").textContent = "";
+  $("new-game-status").hidden = true;
   const level = $("level");
   level.replaceChildren(...game.levels.map((name) => {
     const o = document.createElement("option");
@@ -102,6 +106,10 @@ function syncMode() {
   const mode = new FormData($("new-game-form")).get("mode");
   $("level-field").hidden = mode !== "ai";
   $("seat-field").hidden = mode === "local";
+  // Help is on against the computer and off between two people unless the creator turns it
+  // on (for both: everyone in the match sees the setting).
+  $("assist").checked = mode === "ai";
+  $("assist-label").textContent = mode === "ai" ? "Hints and analysis" : "Hints and analysis for both players";
 }
 
 async function startGame(event) {
@@ -112,10 +120,17 @@ async function startGame(event) {
   for (const input of $("options").querySelectorAll("[data-option]")) {
     options[input.dataset.option] = input.dataset.kind === "number" ? Number(input.value) : input.value;
   }
-  const spec = { game: chosen.name, options, mode };
+  const spec = { game: chosen.name, options, mode, assist: $("assist").checked };
   if (mode === "ai") spec.level = form.get("level");
   if (mode !== "local") spec.seat = Number(form.get("seat"));
   $("start").disabled = true;
+  // Against the computer the answer waits for its first move when it has one: say so.
+  const status = $("new-game-status");
+  let waiting = "Setting up the game…";
+  if (mode === "ai" && spec.seat === 1) waiting = "The computer is thinking about its first move…";
+  else if (mode === "ai" && chosen.has_chance) waiting = "Setting up the game (if the computer goes first, it is thinking)…";
+  $("new-game-status-text").textContent = waiting;
+  status.hidden = false;
   try {
     const created = await api.create(spec);
     rememberMatch({
@@ -130,6 +145,7 @@ async function startGame(event) {
     location.href = created.links.play;
   } catch (err) {
     $("new-game-error").textContent = err.message;
+    status.hidden = true;
   } finally {
     $("start").disabled = false;
   }

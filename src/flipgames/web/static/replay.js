@@ -36,7 +36,8 @@ function go(to) {
   $("turn-dot").className = `turn-dot p${frame.current_player}`;
   renderPlayers($("players"), frame);
   const final = frames[frames.length - 1];
-  renderMoves($("moves"), boardModule.describeTurns(final.history), {
+  renderMoves($("moves"), boardModule.describeTurns(final.history, final.actors), {
+    players: final.players,
     current: frame.history.length,
     onPick: (count) => go(frames.findIndex((f) => f.history.length === count)),
   });

@@ -7,11 +7,17 @@ import { ART, PITCHES } from "./common.js";
 const name = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
 
-/** Turn plain rules text into headings, paragraphs and lists (text only, never HTML). */
-function layout(text) {
+/**
+ * Turn plain rules text into headings, paragraphs and lists (text only, never HTML). The
+ * engine's first line is the game's title with where its rules come from; the page has its
+ * own header, so that line is left out.
+ */
+function layout(text, title) {
   const blocks = [];
   let list = null;
-  for (const raw of text.split("\n")) {
+  const lines = text.split("\n");
+  if (lines.length && lines[0].toLowerCase().includes(title.toLowerCase())) lines.shift();
+  for (const raw of lines) {
     const line = raw.trimEnd();
     const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
     if (bullet) {
@@ -34,7 +40,9 @@ function layout(text) {
     const node = document.createElement(heading ? "h3" : "p");
     node.textContent = line.replace(/^#+\s*/, "");
     const previous = blocks[blocks.length - 1];
-    if (!heading && previous && previous.tagName === "P" && !/[.:!?)]$/.test(previous.textContent)) {
+    // A paragraph goes on until a sentence ends: a line ending in ":" or ")" can be the middle
+    // of one ("... must pass (notation:" / "pass); ...").
+    if (!heading && previous && previous.tagName === "P" && !/[.!?]$/.test(previous.textContent)) {
       previous.textContent += ` ${node.textContent}`;
       continue;
     }
@@ -65,7 +73,7 @@ async function start() {
     header.querySelector("p").textContent = PITCHES[rules.name] || "";
     header.querySelector("a").textContent = `Play ${rules.title}`;
     header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
-    article.replaceChildren(header, ...layout(rules.text));
+    article.replaceChildren(header, ...layout(rules.text, rules.title));
   } catch (err) {
     article.textContent = err.message;
   }

@@ -100,6 +100,14 @@ function spinnerFaces(text) {
 
 const GEAR_WORDS = { "1": "1st gear", "2": "2nd gear", "3": "3rd gear", C2: "to C2", N: "to N" };
 
+/** How to read the move list (shown under it). */
+export const legend =
+  "Each turn: the gear chosen (1, 2, 3), then after the arrow the spin it moved by: " +
+  "Spinner A in 1st gear, Spinner B in 2nd, A+B in 3rd (\"2+6\": A showed 2, B showed 6). " +
+  "C2 and N are turns spent getting out of a crash; \"start 5:3\" is the start spin.";
+
+const DRIVING = new Set(["1", "2", "3"]);
+
 export function createBoard(host, ctx) {
   const svg = el("svg", { class: "board-svg race", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "race track" });
   const trackGroup = el("g", { class: "track" });
@@ -114,6 +122,7 @@ export function createBoard(host, ctx) {
   let spinners = {};
   let boxes = [];
   let view = null;
+  let gears = null; // each car's gear in the last picture, to notice crashes
 
   function buildTrack(track) {
     trackGroup.replaceChildren();
@@ -277,6 +286,25 @@ export function createBoard(host, ctx) {
     }
   }
 
+  // A car whose gear box went from a driving gear to a crash circle has just crashed: say so
+  // (the page announces it) and mark the car until its next move.
+  function noticeCrashes(obs, options) {
+    const now = obs.cars.map((car) => car.gear);
+    obs.cars.forEach((car, player) => {
+      const crashed = gears && !options.reverse && DRIVING.has(gears[player]) && car.gear.startsWith("C");
+      const node = cars[player].node;
+      if (crashed) {
+        node.classList.add("crashed");
+        const name = view.players[player] || `player ${player + 1}`;
+        const text = `${name} ${SYMBOLS[player]} crashed on space ${car.space}: gear box to ${car.gear}`;
+        if (ctx.announce) ctx.announce(text);
+      } else if (gears && gears[player] !== car.gear) {
+        node.classList.remove("crashed");
+      }
+    });
+    gears = now;
+  }
+
   return {
     update(next, options) {
       view = next;
@@ -288,6 +316,7 @@ export function createBoard(host, ctx) {
         built = JSON.stringify(obs.track);
       }
       obs.cars.forEach((car, i) => placeCar(i, car.distance, obs.track.length));
+      noticeCrashes(obs, options);
       boxes.forEach((circles, player) => {
         for (const [gear, node] of Object.entries(circles)) {
           node.classList.toggle("engaged", obs.cars[player].gear === gear);

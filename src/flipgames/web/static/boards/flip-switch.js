@@ -4,6 +4,7 @@
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
 import { el, label, valueClass } from "./svg.js";
+import { cap } from "../common.js";
 
 const SWITCH = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
 const FLIP = /^[a-z][0-9]+$/;
@@ -32,15 +33,26 @@ export const SHAPES = {
 
 const isShape = (text) => Object.hasOwn(SHAPES, text);
 
-/** Turns for the move list: a flip carries the shape it revealed as a chance part. */
-export function describeTurns(history) {
+/**
+ * Turns for the move list: a flip carries the shape it revealed as a chance part. `actors`
+ * (from the view: who made each history entry, -1 for chance) gives each turn its player.
+ */
+export function describeTurns(history, actors = []) {
   const turns = [];
-  for (const text of history) {
+  history.forEach((text, i) => {
+    const by = actors[i];
     const last = turns[turns.length - 1];
-    if (isShape(text) && last) last.parts.push({ text, chance: true });
-    else turns.push({ player: null, parts: [{ text, chance: false }] });
-  }
+    const chance = by === -1 || (by === undefined && isShape(text));
+    if (chance && last) last.parts.push({ text, chance: true });
+    else turns.push({ player: by === 0 || by === 1 ? by : null, parts: [{ text, chance: false }] });
+  });
   return turns;
+}
+
+/** The result card's lines: who scored which shape with which line. */
+export function resultLines(view) {
+  return (view.observation.scoring || []).map((line) =>
+    `${cap(view.players[line.player] || `player ${line.player + 1}`)} scored ${line.shape}: ${line.squares.join(" ")}`);
 }
 
 const TRAY = 118;
@@ -51,6 +63,8 @@ export function createBoard(host, ctx) {
   let options = {};
   let selected = null;
 
+  let lines = null; // the scoring lines, drawn over the tiles
+
   function build(size) {
     grid = new GridBoard(host, {
       size,
@@ -60,6 +74,27 @@ export function createBoard(host, ctx) {
       onPick: pick,
       onBackground: () => select(null),
     });
+    lines = el("g", { class: "scoring-lines" });
+    grid.svg.insertBefore(lines, grid.targetGroup);
+  }
+
+  function drawScoring() {
+    lines.replaceChildren();
+    for (const line of view.observation.scoring || []) {
+      const ends = [line.squares[0], line.squares[line.squares.length - 1]].map((square) => {
+        const [x, y] = grid.xy(square);
+        return [x + CELL / 2, y + CELL / 2];
+      });
+      const stroke = el("line", {
+        class: `scoring-line p${line.player}`,
+        x1: ends[0][0], y1: ends[0][1], x2: ends[1][0], y2: ends[1][1],
+        "data-squares": line.squares.join(" "),
+      });
+      const tip = el("title");
+      tip.textContent = `${view.players[line.player]} scored ${line.shape}`;
+      stroke.append(tip);
+      lines.append(stroke);
+    }
   }
 
   const legal = () => view.legal || [];
@@ -90,16 +125,22 @@ export function createBoard(host, ctx) {
       }
     }
     const starts = new Set();
+    const partners = new Set();
     for (const [text, a, b] of switches()) {
       if (selected === a || selected === b) {
         const other = selected === a ? b : a;
+        partners.add(other);
         grid.target(other, { action: text }, { kind: "move", entry: entry(text), title: `switch ${text}` });
       }
       starts.add(a);
       starts.add(b);
     }
+    // A neighbour that completes a switch is only that: drawing its own "switch from" target
+    // over it would make the click select it instead of switching.
     for (const square of starts) {
-      if (square !== selected) grid.target(square, {}, { kind: "source", title: `switch from ${square}` });
+      if (square !== selected && !partners.has(square)) {
+        grid.target(square, {}, { kind: "source", title: `switch from ${square}` });
+      }
     }
   }
 
@@ -165,6 +206,7 @@ export function createBoard(host, ctx) {
       const banned = obs.banned_switch ? SWITCH.exec(obs.banned_switch) : null;
       grid.mark(banned ? [banned[1], banned[2]] : [], "banned");
       grid.mark([], "hint");
+      drawScoring();
       drawTargets();
       drawTray();
     },

@@ -236,7 +236,13 @@ export class TargetLayer {
     } else if (!kind.startsWith("source")) {
       target.append(el("circle", { class: "dot", cx: size / 2, cy: size / 2, r: size * 0.13 }));
     }
-    if (entry) target.append(label(size * 0.82, size * 0.16, valueText(entry), "value-tag"));
+    if (entry) {
+      // Right-aligned in the square's top corner, so a long tag ("W15", "+0.25") stays inside
+      // its square and the board.
+      const tag = el("text", { x: size * 0.93, y: size * 0.22, class: "value-tag", "text-anchor": "end" });
+      tag.textContent = valueText(entry);
+      target.append(tag);
+    }
     if (title) {
       const tip = el("title");
       tip.textContent = title;

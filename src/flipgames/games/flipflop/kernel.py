@@ -1,0 +1,553 @@
+"""FlipFlop's compiled kernel (5x5 and 3x3, one implementation parameterised by size).
+
+The same rules as :mod:`.rules` over plain ``int64`` bitboards (bit ``sq`` for square ``sq``,
+``a1 = 0``, rank-major, as there), compiled by numba: move generation walks each piece's four
+rays from tables built once per size; a random playout, a whole perft or a whole enumeration
+is one call into machine code, so Python runs once per batch, never once per ply.
+The tests in ``tests/kernels/`` check it against the reference engine ply by ply.
+
+A position is ``(white, black, bishops, side)`` as in the reference key
+(``white | black << A | bishops << 2A | side << 3A`` for ``A = N*N``); action ids are the
+reference's (``origin * A + target``).
+
+Random playouts follow the rules to the end: checkmate or no legal move loses, and the third
+occurrence of a position (pieces, faces, side to move) draws, counted since the last capture
+as the reference does (a capture can never be undone). A game still running after
+``max_plies`` plies is stopped (return 0, counted in ``capped``).
+
+>>> from flipgames import make
+>>> kernel = make("flipflop-3x3").kernel()
+>>> kernel.perft(make("flipflop-3x3").new_initial_state(), 5)
+336
+>>> batch = kernel.playouts(1000, seed=1)
+>>> len(batch.returns), set(batch.returns.tolist()) <= {-1, 0, 1}
+(1000, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.game import TERMINAL
+from flipgames.core.jit import FILTER_WORDS, below, grow, jit, occurrences, seeded
+from flipgames.core.kernel import (
+    DRAWN,
+    FIRST_WINS,
+    ONGOING,
+    SECOND_WINS,
+    PlayoutBatch,
+    PositionGraph,
+    Replay,
+)
+from flipgames.core.progress import Progress, silent
+
+if TYPE_CHECKING:
+    from flipgames.core.game import State
+    from flipgames.games.flipflop.rules import FlipFlop
+
+I64 = npt.NDArray[np.int64]
+
+#: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
+MAX_MOVES = 64
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The tables of one board size, as arrays the compiled functions take."""
+
+    size: int
+    area: int
+    #: ``rays[sq, face, direction, k]``: the k-th square along a ray (face 0 rook, 1 bishop).
+    rays: I64
+    #: ``lengths[sq, face, direction]``: how many squares that ray has.
+    lengths: I64
+    #: White's goal (middle of rank 1) and Black's (middle of the last rank).
+    goals: tuple[int, int]
+
+    @classmethod
+    def of(cls, size: int) -> Geometry:
+        area = size * size
+        directions = (
+            ((1, 0), (-1, 0), (0, 1), (0, -1)),
+            ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+        )
+        rays = np.full((area, 2, 4, size), -1, dtype=np.int64)
+        lengths = np.zeros((area, 2, 4), dtype=np.int64)
+        for sq in range(area):
+            for face, steps in enumerate(directions):
+                for d, (df, dr) in enumerate(steps):
+                    file, rank, k = sq % size + df, sq // size + dr, 0
+                    while 0 <= file < size and 0 <= rank < size:
+                        rays[sq, face, d, k] = rank * size + file
+                        file, rank, k = file + df, rank + dr, k + 1
+                    lengths[sq, face, d] = k
+        middle = size // 2
+        return cls(size, area, rays, lengths, (middle, area - size + middle))
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """White's and Black's starting bitboards: full first and last ranks."""
+        rank = (1 << self.size) - 1
+        return rank, rank << (self.area - self.size)
+
+
+# --- compiled core ----------------------------------------------------------------------------
+
+
+@jit
+def _generate(
+    white: int,
+    black: int,
+    bishops: int,
+    side: int,
+    rays: I64,
+    lengths: I64,
+    goal0: int,
+    goal1: int,
+    area: int,
+    out: I64,
+) -> int:
+    """Write the legal action ids of the side to move into ``out`` (repetition ignored);
+    return how many. Pieces never leap; only an enemy piece on a goal can be captured; in
+    check only captures on one's own goal are legal."""
+    if side == 0:
+        mine, enemy, goal = white, black, goal0
+    else:
+        mine, enemy, goal = black, white, goal1
+    occupied = white | black
+    capturable = enemy & ((1 << goal0) | (1 << goal1))
+    check = (enemy >> goal) & 1
+    n = 0
+    for sq in range(area):
+        if not (mine >> sq) & 1:
+            continue
+        face = (bishops >> sq) & 1
+        base = sq * area
+        for d in range(4):
+            for k in range(lengths[sq, face, d]):
+                target = rays[sq, face, d, k]
+                if not (occupied >> target) & 1:
+                    if not check:
+                        out[n] = base + target
+                        n += 1
+                    continue
+                if (capturable >> target) & 1 and (not check or target == goal):
+                    out[n] = base + target
+                    n += 1
+                break
+    return n
+
+
+@jit
+def _apply(
+    white: int, black: int, bishops: int, side: int, action: int, area: int
+) -> tuple[int, int, int, bool]:
+    """The position after ``action`` (pieces and faces; the side to move flips), and whether
+    it captured."""
+    origin_bit = 1 << (action // area)
+    target_bit = 1 << (action % area)
+    moved = origin_bit | target_bit
+    if side == 0:
+        captured = black & target_bit
+        white ^= moved
+        black ^= captured
+    else:
+        captured = white & target_bit
+        black ^= moved
+        white ^= captured
+    # The moved piece lands showing its other face; a captured piece's face leaves with it.
+    if bishops & origin_bit:
+        bishops &= ~moved
+    else:
+        bishops = (bishops & ~moved) | target_bit
+    return white, black, bishops, captured != 0
+
+
+@jit
+def _status(occurrences: int, moves: int, side: int) -> int:
+    """The status of a position on a line of play: the third occurrence draws (before
+    anything else, as in the reference), else no legal move loses for the side to move."""
+    if occurrences >= 3:
+        return DRAWN
+    if moves == 0:
+        return SECOND_WINS if side == 0 else FIRST_WINS
+    return ONGOING
+
+
+@jit
+def _play(
+    actions: I64,
+    rng: npt.NDArray[np.uint64],
+    max_plies: int,
+    white: int,
+    black: int,
+    rays: I64,
+    lengths: I64,
+    goal0: int,
+    goal1: int,
+    area: int,
+    history: I64,
+    seen: I64,
+    moves: I64,
+    legal: I64,
+) -> tuple[int, int]:
+    """Play one game from the start: the given ``actions`` while they last (``-1`` ends
+    them), then uniformly random ones, to the end or ``max_plies``. Records the actions
+    played into ``actions`` and, when ``legal`` has rows, every position's sorted legal
+    actions (padded with -1; status in the last column). Returns (status, plies); an
+    unfinished game has status ONGOING. An illegal given action stops with status -1."""
+    bishops, side, ply, since = 0, 0, 0, 0
+    seen[:] = 0
+    history[0, 0], history[0, 1], history[0, 2] = white, black, bishops
+    count = occurrences(history, 0, 0, seen)
+    while True:
+        n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+        status = _status(count, n, side)
+        if ply < legal.shape[0]:
+            ordered = np.sort(moves[:n]) if status != DRAWN else moves[:0]
+            legal[ply, : len(ordered)] = ordered
+            legal[ply, len(ordered) : -1] = -1
+            legal[ply, -1] = status
+        if status != ONGOING or ply >= max_plies:
+            return status, ply
+        action = actions[ply]
+        if action < 0:
+            action = moves[below(rng, n)]
+            actions[ply] = action
+        elif not np.any(moves[:n] == action):
+            return -1, ply
+        white, black, bishops, captured = _apply(white, black, bishops, side, action, area)
+        side ^= 1
+        ply += 1
+        history[ply, 0], history[ply, 1], history[ply, 2] = white, black, bishops
+        if captured:
+            since = ply
+            seen[:] = 0
+        count = occurrences(history, ply, since, seen)
+
+
+@jit
+def _playouts(
+    n: int,
+    rng: npt.NDArray[np.uint64],
+    max_plies: int,
+    white: int,
+    black: int,
+    rays: I64,
+    lengths: I64,
+    goal0: int,
+    goal1: int,
+    area: int,
+    record: I64,
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], int]:
+    """``n`` random games; the actions of game ``g`` go to ``record[g]`` when it has rows."""
+    returns = np.zeros(n, dtype=np.int8)
+    plies = np.zeros(n, dtype=np.int32)
+    history = np.zeros((max_plies + 1, 3), dtype=np.int64)
+    seen = np.zeros(FILTER_WORDS, dtype=np.int64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    actions = np.full(max_plies + 1, -1, dtype=np.int64)
+    no_legal = np.zeros((0, MAX_MOVES + 1), dtype=np.int64)
+    capped = 0
+    for g in range(n):
+        actions[:] = -1
+        status, length = _play(
+            actions,
+            rng,
+            max_plies,
+            white,
+            black,
+            rays,
+            lengths,
+            goal0,
+            goal1,
+            area,
+            history,
+            seen,
+            moves,
+            no_legal,
+        )
+        plies[g] = length
+        if status == FIRST_WINS:
+            returns[g] = 1
+        elif status == SECOND_WINS:
+            returns[g] = -1
+        elif status == ONGOING:
+            capped += 1
+        if g < record.shape[0]:
+            record[g, :] = actions[: record.shape[1]]
+    return returns, plies, capped
+
+
+@jit
+def _perft(
+    white: int,
+    black: int,
+    bishops: int,
+    side: int,
+    depth: int,
+    rays: I64,
+    lengths: I64,
+    goal0: int,
+    goal1: int,
+    area: int,
+    buffers: I64,
+) -> int:
+    """perft(depth >= 1), counting the last ply in bulk; ``buffers[d]`` holds the moves at
+    remaining depth ``d``."""
+    moves = buffers[depth]
+    n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+    if depth == 1:
+        return n
+    total = 0
+    for i in range(n):
+        w, b, bi, _ = _apply(white, black, bishops, side, moves[i], area)
+        total += _perft(w, b, bi, 1 - side, depth - 1, rays, lengths, goal0, goal1, area, buffers)
+    return total
+
+
+@jit
+def _canonical(key: int, area: int, mirror: I64, fold: bool) -> int:
+    """``key``, or its left-right mirror image when that is smaller and ``fold`` is set
+    (``mirror[board]``: every board's mirror image)."""
+    if not fold:
+        return key
+    mask = (1 << area) - 1
+    reflected = key >> (3 * area) << (3 * area)
+    for part in range(3):
+        reflected |= mirror[(key >> (part * area)) & mask] << (part * area)
+    return min(key, reflected)
+
+
+@jit
+def _dense_index(key: int, area: int, place: I64) -> int:
+    """A small dense number for ``key``: each square a base-5 digit (0 empty, 1 White +,
+    2 White x, 3 Black +, 4 Black x), times two for the side to move. The digits add up
+    (White 1, Black 3, bishop face 1 more), so with ``place[board]`` the sum of the place
+    values ``5**sq`` of a board's squares the number is three lookups."""
+    mask = (1 << area) - 1
+    white, black = place[key & mask], place[(key >> area) & mask]
+    code: int = white + 3 * black + place[(key >> (2 * area)) & mask]
+    return code * 2 + ((key >> (3 * area)) & 1)
+
+
+@jit
+def _enumerate(
+    start: int,
+    rays: I64,
+    lengths: I64,
+    goal0: int,
+    goal1: int,
+    area: int,
+    mirror: I64,
+    place: I64,
+    fold: bool,
+) -> tuple[I64, I64, I64, I64]:
+    """Breadth-first, every position reachable from ``start`` (canonical keys when
+    ``fold``): keys, status (side to move, or -1 for no legal move), edge starts, edge
+    children."""
+    index = np.full(2 * 5**area, -1, dtype=np.int32)
+    keys = np.empty(1024, dtype=np.int64)
+    status = np.empty(1024, dtype=np.int64)
+    edge_start = np.empty(1025, dtype=np.int64)
+    children = np.empty(4096, dtype=np.int64)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    start = _canonical(start, area, mirror, fold)
+    keys[0] = start
+    index[_dense_index(start, area, place)] = 0
+    count, edges, node = 1, 0, 0
+    mask = (1 << area) - 1
+    while node < count:
+        key = keys[node]
+        white, black = key & mask, (key >> area) & mask
+        bishops, side = (key >> (2 * area)) & mask, key >> (3 * area)
+        n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+        status[node] = side if n else -1
+        edge_start[node] = edges
+        children = grow(children, edges + n)
+        for i in range(n):
+            w, b, bi, _ = _apply(white, black, bishops, side, moves[i], area)
+            child = w | (b << area) | (bi << (2 * area)) | ((1 - side) << (3 * area))
+            child = _canonical(child, area, mirror, fold)
+            slot = _dense_index(child, area, place)
+            if index[slot] < 0:
+                keys = grow(keys, count + 1)
+                status = grow(status, count + 1)
+                edge_start = grow(edge_start, count + 2)
+                keys[count] = child
+                index[slot] = count
+                count += 1
+            children[edges] = index[slot]
+            edges += 1
+        node += 1
+    edge_start[count] = edges
+    return keys[:count], status[:count], edge_start[: count + 1], children[:edges]
+
+
+# --- the kernel -------------------------------------------------------------------------------
+
+
+class FlipFlopKernel:
+    """The compiled FlipFlop of one size; see the module docstring."""
+
+    def __init__(self, name: str, size: int) -> None:
+        self.name = name
+        self.geometry = Geometry.of(size)
+
+    def _tables(self) -> tuple[I64, I64, int, int, int]:
+        g = self.geometry
+        return g.rays, g.lengths, g.goals[0], g.goals[1], g.area
+
+    def unpack(self, key: int) -> tuple[int, int, int, int]:
+        """``(white, black, bishops, side)`` of a reference ``State.key()``."""
+        area = self.geometry.area
+        mask = (1 << area) - 1
+        return key & mask, key >> area & mask, key >> 2 * area & mask, key >> 3 * area
+
+    def _check_state(self, state: State) -> None:
+        if state.game.name != self.name:
+            raise ValueError(f"a {state.game.name} state given to the {self.name} kernel")
+
+    def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
+        """``n`` uniformly random games from the start, seeded."""
+        return self.traced_playouts(n, seed, max_plies, record=0)[0]
+
+    def traced_playouts(
+        self, n: int, seed: int, max_plies: int = 200, record: int | None = None
+    ) -> tuple[PlayoutBatch, I64]:
+        """:meth:`playouts` (the same games for the same seed), plus the actions of the first
+        ``record`` games (default all), one row each, padded with -1."""
+        if n < 0 or max_plies < 0:
+            raise ValueError(f"playouts need n >= 0 and max_plies >= 0, got {n}, {max_plies}")
+        rows = n if record is None else min(record, n)
+        actions = np.full((rows, max_plies + 1), -1, dtype=np.int64)
+        white, black = self.geometry.start
+        returns, plies, capped = _playouts(
+            n, seeded(seed), max_plies, white, black, *self._tables(), actions
+        )
+        return PlayoutBatch(returns, plies, int(capped)), actions
+
+    def replay(self, actions: list[int]) -> Replay:
+        """Play ``actions`` from the start through the same compiled loop as the playouts,
+        recording every position's legal actions and status (the differential tests' entry).
+        Stops where the game ends or at the first action the kernel finds illegal (then
+        fewer actions come back than were given)."""
+        plies = len(actions)
+        given = np.array([*actions, -1], dtype=np.int64)
+        legal = np.zeros((plies + 1, MAX_MOVES + 1), dtype=np.int64)
+        white, black = self.geometry.start
+        status, played = _play(
+            given,
+            seeded(0),
+            plies,
+            white,
+            black,
+            *self._tables(),
+            np.zeros((plies + 1, 3), dtype=np.int64),
+            np.zeros(FILTER_WORDS, dtype=np.int64),
+            np.zeros(MAX_MOVES, dtype=np.int64),
+            legal,
+        )
+        rows = played + (status >= 0)
+        return Replay(
+            [int(a) for a in given[:played]],
+            [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
+            [int(row[-1]) for row in legal[:rows]],
+        )
+
+    def perft(self, state: State, depth: int) -> int:
+        """perft from a reference state (repetition ignored, as the ruling defines it)."""
+        self._check_state(state)
+        if depth < 0:
+            raise ValueError(f"perft depth must be at least 0, got {depth}")
+        if depth == 0:
+            return 1
+        buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
+        key = state.key()
+        assert isinstance(key, int)
+        white, black, bishops, side = self.unpack(key)
+        return int(_perft(white, black, bishops, side, depth, *self._tables(), buffers))
+
+
+class FlipFlop3x3Kernel(FlipFlopKernel):
+    """The 3x3 kernel, which also enumerates the whole game for the exact solvers.
+
+    The graph is folded over the left-right mirror (``symmetries == 2``): a position and its
+    mirror image (files a <-> c; both goals sit on file b, so the rules do not change) are one
+    node, keyed by the smaller of their two reference keys. Colour swap is not folded: it
+    would map a White-to-move node onto a Black-to-move one and negate its value, which a
+    :class:`~flipgames.core.kernel.PositionGraph` cannot express. Each node has one edge per
+    legal action (two actions reaching mirror-image children give two edges to one node).
+
+    >>> from flipgames import make
+    >>> game = make("flipflop-3x3")
+    >>> graph = game.kernel().graph()
+    >>> graph.symmetries, int(graph.keys[0]) == game.kernel().encode(game.new_initial_state())
+    (2, True)
+    """
+
+    def __init__(self, name: str, size: int) -> None:
+        super().__init__(name, size)
+        squares = range(size * size)
+        flipped = [sq // size * size + size - 1 - sq % size for sq in squares]
+        boards = range(1 << size * size)
+        #: ``mirror[board]``: the board reflected left-right (files a <-> c).
+        self.mirror = np.array(
+            [sum(1 << flipped[sq] for sq in squares if b >> sq & 1) for b in boards],
+            dtype=np.int64,
+        )
+        #: ``place[board]``: the sum of ``5**sq`` over the board's squares.
+        self.place = np.array(
+            [sum(5**sq for sq in squares if b >> sq & 1) for b in boards], dtype=np.int64
+        )
+
+    def encode(self, state: State) -> int:
+        """The node key of a reference state: its key or its mirror image's, the smaller."""
+        self._check_state(state)
+        key = state.key()
+        assert isinstance(key, int)
+        return int(_canonical(key, self.geometry.area, self.mirror, True))
+
+    def graph(self, progress: Progress = silent) -> PositionGraph:
+        """Every position reachable from the start, folded over the mirror."""
+        return self._graph(progress, fold=True)
+
+    def unfolded_graph(self, progress: Progress = silent) -> PositionGraph:
+        """The same enumeration without folding (keys are the reference keys)."""
+        return self._graph(progress, fold=False)
+
+    def _graph(self, progress: Progress, fold: bool) -> PositionGraph:
+        progress("enumerating positions")
+        white, black = self.geometry.start
+        area = self.geometry.area
+        keys, status, edge_start, children = _enumerate(
+            white | black << area, *self._tables(), self.mirror, self.place, fold
+        )
+        progress("enumerating positions", done=len(keys), total=len(keys))
+        lost = status < 0
+        to_move = np.where(lost, TERMINAL, status).astype(np.int8)
+        # No legal move loses for the side to move (keys carry it in bit 3A).
+        mover_is_white = (keys >> 3 * area) == 0
+        terminal_return = np.where(lost, np.where(mover_is_white, -1, 1), 0).astype(np.int8)
+        return PositionGraph(
+            keys=keys,
+            to_move=to_move,
+            terminal_return=terminal_return,
+            edge_start=edge_start,
+            edge_child=children.astype(np.int32),
+            edge_weight=np.ones(len(children), dtype=np.int64),
+            symmetries=2 if fold else 1,
+        )
+
+
+@cache
+def kernel_for_game(game: FlipFlop) -> FlipFlopKernel:
+    """The kernel of ``game`` (FlipFlop of either size), built once per process."""
+    if game.size == 3:
+        return FlipFlop3x3Kernel(game.name, game.size)
+    return FlipFlopKernel(game.name, game.size)
