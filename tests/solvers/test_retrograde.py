@@ -21,9 +21,11 @@ def solution():
 
 
 def test_the_start_is_a_first_player_win_in_15(solution):
+    """213,270 positions by ``State.key()``; the FlipFlop kernel's graph folds the left-right
+    mirror (107,439)."""
     game = make("flipflop-3x3")
     assert pair(solution.value(game.new_initial_state())) == ("win", 15)
-    assert solution.positions == 213_270
+    assert solution.positions == (213_270 if game.kernel() is None else 107_439)
 
 
 def test_every_position_is_the_best_of_its_children(solution):
