@@ -47,8 +47,9 @@ def test_ctrl_c_while_the_computer_thinks_saves_the_record(terminal: Start, tmp_
 def test_a_long_solve_shows_a_progress_bar_on_a_terminal_only(
     terminal: Start, flipgames: Run, tmp_path: Path
 ) -> None:
-    # A cache of its own: a solution cached by another test would leave nothing to show.
-    cache = {"FLIPGAMES_CACHE": str(tmp_path)}
+    # A cache of its own: a solution cached by another test would leave nothing to show. The
+    # reference walk is the long solve (on the kernel it takes a fraction of a second).
+    cache = {"FLIPGAMES_CACHE": str(tmp_path), "FLIPGAMES_KERNEL": "python"}
     term = terminal("solve", "flipflop-3x3", "--max-positions", "250000", env=cache)
     term.read_until("positions")
     assert term.wait() == 0
@@ -87,9 +88,13 @@ def test_perft_shows_progress_per_depth(terminal: Start) -> None:
 def test_the_first_flip_switch_solve_is_announced_with_its_cost(
     terminal: Start, tmp_path: Path
 ) -> None:
-    """`analyze flip-switch` needs the full one-round solve: it says what that costs before
-    starting (the test stops it there)."""
-    term = terminal("analyze", "flip-switch", env={"FLIPGAMES_CACHE": str(tmp_path)})
+    """`analyze flip-switch` on the reference engines needs the full one-round solve (minutes):
+    it says what that costs before starting (the test stops it there)."""
+    term = terminal(
+        "analyze",
+        "flip-switch",
+        env={"FLIPGAMES_CACHE": str(tmp_path), "FLIPGAMES_KERNEL": "python"},
+    )
     shown = term.read_until("first exact solve of flip-switch")
     term.read_until("this happens once")
     assert "one round (rounds=1)" in shown

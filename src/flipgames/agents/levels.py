@@ -1,10 +1,10 @@
 """Named playing levels per game, and building agents by name.
 
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
-solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
-and Checkered Flag by the stochastic solver (Flip Switch takes 4 to 6 minutes and 3.5 GB the
-first time, docs/games/flip-switch.md; the solution is then cached on disk). Flip Switch's
-default, a match of 3 rounds, has no perfect level. ``random`` is accepted too, as the baseline
+solved the game: FlipFlop 3x3 by retrograde analysis, one-round Flip Switch on 3x3 and
+Checkered Flag by the stochastic solver (seconds on the compiled kernels; solutions are cached
+on disk and loaded once per process). Flip Switch's default, a match of 3 rounds, has no
+perfect level. ``random`` is accepted too, as the baseline
 below every level. What each level is for each game, and the arena results
 that show the levels are ordered, are in ``docs/ai.md``.
 
@@ -38,7 +38,7 @@ from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
 from flipgames.agents.mcts import MCTSAgent
-from flipgames.agents.perfect import PerfectAgent, SolvedValues
+from flipgames.agents.perfect import PerfectAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
@@ -129,16 +129,6 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
 _FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
 
 
-_SOLUTIONS: dict[Game, SolvedValues] = {}
-
-
-def _solution(game: Game, progress: Progress) -> SolvedValues:
-    """The solution of a solved game, loaded once per process (solvers cache on disk)."""
-    if game not in _SOLUTIONS:
-        _SOLUTIONS[game] = catalog.solution(game, progress)
-    return _SOLUTIONS[game]
-
-
 def levels_for(game: Game) -> list[str]:
     """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
     return list(LEVELS) if is_solved(game) else list(LEVELS[:-1])
@@ -174,7 +164,7 @@ def make_level_agent(
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect":
-        return PerfectAgent(rng, _solution(game, progress))
+        return PerfectAgent(rng, catalog.solution(game, progress))
     return _TABLE.get(game.name, _FALLBACK)[level].build(rng)
 
 

@@ -16,8 +16,8 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.progress import Progress
-from flipgames.solvers import catalog, policies, stochastic
-from flipgames.solvers.retrograde import WORDS, SolverError
+from flipgames.solvers import catalog
+from flipgames.solvers.solution import SolverError
 
 #: ``analyze --depth`` when none is given (games without an exact solution).
 DEFAULT_DEPTH = 6
@@ -53,30 +53,24 @@ def solve_report(game: Game, max_positions: int, progress: Progress) -> dict[str
     started = time.perf_counter()
     root = game.new_initial_state()
     report: dict[str, Any] = {"game": game.name, "options": dict(game.options)}
+    solution = catalog.solve(game, progress, max_positions)
+    value = solution.value(root, player=0)
+    best = [] if root.current_player < 0 else solution.best_actions(root)
+    report |= {
+        "solver": "retrograde" if game.deterministic else "stochastic",
+        "positions": solution.positions,
+        "best_actions": [root.action_to_string(a) for a in best],
+        "seconds": round(solution.seconds, 3),
+    }
     if game.deterministic:
-        solution = catalog.retrograde_solution(game, progress, max_positions)
-        value, remoteness = solution.value(root)
-        report |= {
-            "solver": "retrograde",
-            "positions": len(solution.values),
-            "value": value,
-            "remoteness": remoteness,
-            "best_actions": [root.action_to_string(a) for a in solution.best_actions(root)],
-            "seconds": round(solution.seconds, 3),
-        }
+        report |= {"value": value.outcome, "remoteness": value.remoteness}
     else:
-        chance = stochastic.cached_solve(game, progress)
-        win, draw, loss = chance.probabilities(root, player=0)
-        best = [] if root.current_player < 0 else chance.best_actions(root)
+        win, draw, loss = value.win, value.draw, value.loss
         report |= {
-            "solver": "stochastic",
-            "positions": chance.positions,
             "value": {"win": float(win), "draw": float(draw), "loss": float(loss)},
             "exact": {"win": _exact(win), "draw": _exact(draw), "loss": _exact(loss)},
-            "expected_return": _exact(chance.value(root, player=0)),
+            "expected_return": _exact(value.expected),
             "remoteness": None,
-            "best_actions": [root.action_to_string(a) for a in best],
-            "seconds": round(chance.seconds, 3),
         }
     # "seconds" is the solve itself (also when read from the cache); this is the call's time.
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
@@ -88,6 +82,8 @@ def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
 
     ``progress`` gets one report per pair evaluated (each pair is a solve of its own).
     """
+    from flipgames.solvers import policies  # numpy and the solver: only when asked
+
     rows = []
     choices: list[policies.GearUpTo | None] = [*policies.GEAR_POLICIES, None]
     pairs = [(a, b) for a in choices for b in choices if a is not None or b is not None]
@@ -190,34 +186,37 @@ def analyze_rows(
         # makes every later call quick.
         with progress.thinking(f"loading the solution of {game.name}"):
             solved = catalog.solution(game, progress)
-        if isinstance(solved, stochastic.StochasticSolution):
-            rows = []
-            for action, value in solved.action_values(state).items():
-                child = state.apply(action)
-                win, draw, loss = solved.probabilities(child, player=state.current_player)
-                rows.append(
-                    {
-                        "action": state.action_to_string(action),
-                        "value": float(value),
-                        "exact": _exact(value),
-                        "win": float(win),
-                        "draw": float(draw),
-                        "loss": float(loss),
-                    }
-                )
-            return "exact", sorted(rows, key=lambda r: -r["value"])
+        values = solved.action_values(state)
+        rows: list[dict[str, Any]]
+        if game.deterministic:
+            order = {"win": 0, "draw": 1, "loss": 2}
+            rows = [
+                {
+                    "action": state.action_to_string(a),
+                    "value": v.outcome,
+                    "remoteness": v.remoteness,
+                }
+                for a, v in values.items()
+            ]
+            return "exact", sorted(
+                rows,
+                key=lambda r: (
+                    order[r["value"]],
+                    r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
+                ),
+            )
         rows = [
-            {"action": state.action_to_string(a), "value": WORDS[v], "remoteness": rem}
-            for a, (v, rem) in solved.action_values(state).items()
+            {
+                "action": state.action_to_string(a),
+                "value": float(v),
+                "exact": _exact(v.expected),
+                "win": float(v.win),
+                "draw": float(v.draw),
+                "loss": float(v.loss),
+            }
+            for a, v in values.items()
         ]
-        order = {"win": 0, "draw": 1, "loss": 2}
-        return "exact", sorted(
-            rows,
-            key=lambda r: (
-                order[r["value"]],
-                r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
-            ),
-        )
+        return "exact", sorted(rows, key=lambda r: -r["value"])
     depth = DEFAULT_DEPTH if depth is None else depth
     estimate = check_search(state, depth, seed, force)
     if estimate is not None:
@@ -225,7 +224,7 @@ def analyze_rows(
     agent = AlphaBetaAgent(random.Random(seed), depth=depth, exact_scores=True)
     with progress.thinking(f"searching to depth {depth}"):
         result = agent.search(state)
-    rows = [
+    searched: list[dict[str, Any]] = [
         {
             "action": state.action_to_string(a),
             "score": round(score, 2),
@@ -233,7 +232,7 @@ def analyze_rows(
         }
         for a, score in result.scores.items()
     ]
-    return f"alpha-beta depth {result.depth}", sorted(rows, key=lambda r: -r["score"])
+    return f"alpha-beta depth {result.depth}", sorted(searched, key=lambda r: -r["score"])
 
 
 def _notation(state: State, line: list[int]) -> list[str]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
@@ -45,6 +45,9 @@ from flipgames.games.checkered_flag.tracks import (
     load_spinners,
     load_track,
 )
+
+if TYPE_CHECKING:
+    from flipgames.core.kernel import Kernel
 
 START: Final = 0
 CHOOSE: Final = 1
@@ -194,6 +197,12 @@ class CheckeredFlag(Game):
     def num_distinct_actions(self) -> int:
         """The size of the dense action id space (see the notation module)."""
         return self.layout.size
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel: every option set (tracks and spinners become tables)."""
+        from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel  # numba: lazily
+
+        return CheckeredFlagKernel(self)
 
     def new_initial_state(self) -> CheckeredFlagState:
         phase = START if self.options["start"] == "spin" else CHOOSE

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from functools import cache
-from typing import ClassVar, Final, cast
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
@@ -33,6 +33,9 @@ from flipgames.core.options import Option
 from flipgames.games.flip_switch import heuristics
 from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, action_layout
 from flipgames.games.flip_switch.render import render_state
+
+if TYPE_CHECKING:
+    from flipgames.core.kernel import Kernel
 
 #: A tile square holding no revealed shape (face down).
 FACE_DOWN: Final = -1
@@ -156,6 +159,16 @@ class FlipSwitch(Game):
         self.target = shapes // 2 + 1
         self.passing = self.options["no_move"] == "pass"
         self.lines = lines_through(size, self.options["lines"] == "edges")
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel of the published 3x3 game (3 shapes x 3 copies), any lines,
+        no_move and rounds. Other sizes run on this reference engine: the kernel packs a
+        position into 64 bits with 2 bits per square and 3 shapes, which they do not fit."""
+        if (self.layout.size, len(self.layout.shapes), self.copies) != (3, 3, 3):
+            return None
+        from flipgames.games.flip_switch.kernel import FlipSwitchKernel  # numba loads lazily
+
+        return FlipSwitchKernel(self)
 
     def new_initial_state(self) -> FlipSwitchState:
         return FlipSwitchState.round_start(self, results=(), reason="", parent=None, action=None)
