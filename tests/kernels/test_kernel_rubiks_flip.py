@@ -22,10 +22,8 @@ from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel, pack
 from flipgames.games.rubiks_flip.rules import RubiksFlip
 from flipgames.solvers.perft import perft_counts
 
-OPTION_SETS = [
-    {"flip": flip, "lock": lock, "both": both}
-    for flip, lock, both in product(("inplace", "flap"), ("king", "orthogonal"), ("mover", "opponent"))
-]
+VALUES = (("inplace", "flap"), ("king", "orthogonal"), ("mover", "opponent"))
+OPTION_SETS = [{"flip": f, "lock": lock, "both": both} for f, lock, both in product(*VALUES)]
 #: perft 1..4 from the empty board (golden counts, by flip and lock; ``both`` cannot matter).
 GOLDEN = {
     ("inplace", "king"): [32, 960, 26880, 1397760],

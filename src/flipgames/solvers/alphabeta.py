@@ -80,9 +80,10 @@ class Proof:
 
     game: str
     options: dict[str, Any]
-    #: +1 the first player wins, 0 draw, -1 the first player loses (both playing perfectly).
+    #: +1 the first player wins, 0 draw, -1 the first player loses (both playing perfectly);
+    #: from another start position (:func:`prove`'s ``state``), for the player to move there.
     value: int
-    #: The first player's value after each first turn, by notation, in action id order.
+    #: That player's value after each of their turns, by notation, in action id order.
     first_turns: dict[str, int]
     #: Positions searched (transposition hits included) and the solve's time.
     nodes: int
@@ -181,38 +182,46 @@ class _Search:
         return best
 
 
-def prove(game: Game, memory: int | None = None, progress: Progress = silent) -> Proof:
-    """Search ``game`` from the start: its value and every first turn's value."""
+def prove(
+    game: Game,
+    memory: int | None = None,
+    progress: Progress = silent,
+    state: State | None = None,
+) -> Proof:
+    """Search ``game`` from ``state`` (default: the start): its value and every turn's value,
+    for the player to move there."""
     kernel = searchable(game)
     if kernel is None:
         raise ProofError(
             f"{game.name} has no compiled search kernel"
             + (" (FLIPGAMES_KERNEL=python forbids it)" if kernel_for(game) is None else "")
         )
+    start = game.new_initial_state() if state is None else state
+    if start.is_terminal():
+        raise ProofError("the position is over: there is nothing to prove")
     budget = parse_memory(DEFAULT_MEMORY) if memory is None else memory
     started = time.perf_counter()
     search = _Search(kernel, budget)
-    root = game.new_initial_state()
-    turns = kernel.children(kernel.position(root))
-    # The first player's value after each first turn; symmetric turns share one search.
+    turns = kernel.children(kernel.position(start))
+    # The mover's value after each turn; symmetric turns share one search.
     by_key: dict[int, int] = {}
     classes = len({kernel.canonical(child) for _, child, _ in turns})
-    first_turns: dict[str, int] = {}
+    values: dict[str, int] = {}
     for action, child, terminal in turns:
         key = kernel.canonical(child)
         if key not in by_key:
-            label = f"first turn {len(by_key) + 1}/{classes} ({root.action_to_string(action)})"
+            label = f"turn {len(by_key) + 1}/{classes} ({start.action_to_string(action)})"
             if terminal is None:
                 by_key[key] = -search.exact(child, progress, label)
             else:
                 by_key[key] = -terminal
-        first_turns[root.action_to_string(action)] = by_key[key]
+        values[start.action_to_string(action)] = by_key[key]
     return Proof(
         game=game.name,
         options=dict(game.options),
-        value=max(first_turns.values()),
-        first_turns=first_turns,
-        # The compiled searches' nodes, plus the root and the first turns searched from here.
+        value=max(values.values()),
+        first_turns=values,
+        # The compiled searches' nodes, plus the start and the turns searched from here.
         nodes=int(search.stats[0]) + 1 + len(by_key),
         seconds=round(time.perf_counter() - started, 3),
         table_bytes=search.table.nbytes,

@@ -295,7 +295,7 @@ _HASH_MULTIPLIER: Final = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed
 @njit(cache=True)
 def transform(board: int, s: int) -> int:
     """The image of a 16-bit mask under board symmetry ``s``."""
-    return SYMMETRY_BYTES[s, 0, board & 0xFF] | SYMMETRY_BYTES[s, 1, board >> 8]
+    return int(SYMMETRY_BYTES[s, 0, board & 0xFF] | SYMMETRY_BYTES[s, 1, board >> 8])
 
 
 @njit(cache=True)
@@ -322,7 +322,7 @@ def _probe(table: npt.NDArray[np.int64], key: int) -> int:
     slot = ((key * _HASH_MULTIPLIER) >> 24) & (table.shape[0] - 2)
     for i in range(slot, slot + 2):
         if table[i] >> 4 == key and table[i] != 0:
-            return table[i]
+            return int(table[i])
     return 0
 
 
@@ -468,7 +468,6 @@ class RubiksFlipKernel:
         """``(first, second, faces, winner)`` after ``action``; winner -1 when none."""
         f, s, x, winner = play(first, second, faces, action, *self.flags)
         return int(f), int(s), int(x), int(winner)
-
 
     # --- exact search (what flipgames.solvers.alphabeta drives) --------------------------------
 
