@@ -17,10 +17,13 @@ import numpy as np
 import pytest
 
 from flipgames import make
+from flipgames.agents.base import Agent
+from flipgames.agents.levels import make_level_agent
+from flipgames.agents.proof import ProofAgent
 from flipgames.core.game import State
 from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel, pack
 from flipgames.games.rubiks_flip.rules import RubiksFlip, RubiksFlipState
-from flipgames.solvers import alphabeta
+from flipgames.solvers import alphabeta, cache
 
 VALUES = (("inplace", "flap"), ("king", "orthogonal"), ("mover", "opponent"))
 OPTION_SETS = [{"flip": f, "lock": lock, "both": both} for f, lock, both in product(*VALUES)]
@@ -113,7 +116,7 @@ def _minimax(state: State, memo: dict[tuple[int, ...], int]) -> int:
 
 def _search(kernel: RubiksFlipKernel, state: State, alpha: int = -1, beta: int = 1) -> int:
     table = np.zeros(1 << 16, dtype=np.int64)
-    return kernel.search(kernel.position(state), alpha, beta, table, np.zeros(1, np.int64))
+    return kernel.search(kernel.position(state), alpha, beta, table, np.zeros(3, np.int64))
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=_id)
@@ -162,21 +165,24 @@ def test_search_values_equal_a_plain_minimax(options: dict[str, str]) -> None:
     assert isinstance(kernel, RubiksFlipKernel)
     memo: dict[tuple[int, ...], int] = {}
     values = []
-    for state in _live_positions(options, range(10, 14), 12, f"minimax-{_id(options)}"):
-        expected = _minimax(state, memo)
-        values.append(expected)
-        assert _search(kernel, state) == expected, state.history_notation()
-        # Fail-soft null windows bound the value on the correct side.
-        low = _search(kernel, state, -1, 0)
-        high = _search(kernel, state, 0, 1)
-        assert (low <= -1) == (expected <= -1) and (high >= 1) == (expected >= 1)
+    for start in _live_positions(options, range(12, 15), 8, f"minimax-{_id(options)}"):
+        # The position and its live children: wins, draws and losses all come up.
+        children = [start.apply(a) for a in start.legal_actions()]
+        for state in [start, *(c for c in children if not c.is_terminal())]:
+            expected = _minimax(state, memo)
+            values.append(expected)
+            assert _search(kernel, state) == expected, state.history_notation()
+            # Fail-soft null windows bound the value on the correct side.
+            low = _search(kernel, state, -1, 0)
+            high = _search(kernel, state, 0, 1)
+            assert (low <= -1) == (expected <= -1) and (high >= 1) == (expected >= 1)
     assert len(set(values)) >= 2
 
 
 @pytest.mark.parametrize("options", [OPTION_SETS[0], OPTION_SETS[5]], ids=_id)
 def test_prove_from_a_late_position_matches_minimax(options: dict[str, str]) -> None:
     game = make("rubiks-flip", options)
-    state = _live_positions(options, range(10, 11), 1, f"prove-{_id(options)}")[0]
+    state = _live_positions(options, range(12, 13), 1, f"prove-{_id(options)}")[0]
     seen: list[tuple[str, int | None, int | None]] = []
 
     def record(message: str, *, done: int | None = None, total: int | None = None) -> None:
@@ -227,3 +233,60 @@ def test_prove_refuses_without_a_kernel_and_over_games(monkeypatch: pytest.Monke
 def test_bad_memory_sizes_are_refused(text: str) -> None:
     with pytest.raises(alphabeta.ProofError, match="memory size"):
         alphabeta.parse_memory(text)
+
+
+@pytest.mark.parametrize("options", [OPTION_SETS[0], OPTION_SETS[6]], ids=_id)
+def test_the_perfect_level_keeps_the_minimax_value(options: dict[str, str]) -> None:
+    game = make("rubiks-flip", options)
+    agent = make_level_agent(game, "perfect", random.Random(3))
+    assert isinstance(agent, ProofAgent)
+    memo: dict[tuple[int, ...], int] = {}
+    for state in _live_positions(options, range(12, 14), 5, f"perfect-{_id(options)}"):
+        value = _minimax(state, memo)
+        keeping = []
+        for action in state.legal_actions():
+            child = state.apply(action)
+            if child.is_terminal():
+                child_value = (
+                    0 if child.winner is None else -1 if child.winner == state.to_move else 1
+                )
+            else:
+                child_value = _minimax(child, memo)
+            if -child_value == value:
+                keeping.append(action)
+        assert agent.best_actions(state) == keeping
+        assert agent.choose(state) in keeping
+
+
+class _Scripted(Agent):
+    """A fallback that records being asked and plays the first legal action."""
+
+    name = "scripted"
+
+    def __init__(self) -> None:
+        super().__init__(random.Random(0))
+        self.asked = 0
+
+    def choose(self, state: State) -> int:
+        self.asked += 1
+        return state.legal_actions()[0]
+
+
+def test_the_perfect_level_falls_back_beyond_its_budget_and_reads_the_proof() -> None:
+    game = make("rubiks-flip")
+    fallback = _Scripted()
+    agent = ProofAgent(random.Random(1), game, fallback, max_nodes=1_000)
+    early = _live_positions({}, range(2, 3), 1, "early")[0]
+    assert agent.best_actions(early) is None
+    assert agent.choose(early) == early.legal_actions()[0] and fallback.asked == 1
+    # At the first turn it reads the cached proof (a made-up one here: only b2R draws).
+    root = game.new_initial_state()
+    assert agent.best_actions(root) is None
+    turns = {root.action_to_string(a): -1 for a in root.legal_actions()} | {"b2R": 0}
+    proof = alphabeta.Proof(game.name, dict(game.options), 0, turns, 10, 1.0, 1 << 20, 32)
+    cache.store("alphabeta", alphabeta.VERSION, game, proof.to_payload())
+    try:
+        reader = ProofAgent(random.Random(1), game, fallback, max_nodes=1_000)
+        assert reader.best_actions(root) == [root.parse_action("b2R")]
+    finally:
+        cache.cache_path("alphabeta", alphabeta.VERSION, game).unlink()

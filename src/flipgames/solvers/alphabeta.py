@@ -161,7 +161,7 @@ class _Search:
     def __init__(self, kernel: Searchable, memory: int) -> None:
         self.kernel = kernel
         self.table = np.zeros(table_entries(memory), dtype=np.int64)
-        self.stats = np.zeros(1, dtype=np.int64)
+        self.stats = np.zeros(3, dtype=np.int64)
 
     def exact(self, position: int, progress: Progress, label: str) -> int:
         """The exact value of a live ``position`` for its side to move, one child at a time so
@@ -227,6 +227,41 @@ def prove(
         table_bytes=search.table.nbytes,
         symmetries=kernel.symmetries,
     )
+
+
+def best_actions(
+    kernel: Searchable, state: State, table: npt.NDArray[np.int64], max_nodes: int
+) -> list[int] | None:
+    """The legal actions of a live ``state`` that keep its value, or None when finding them
+    takes more than ``max_nodes`` nodes. ``table`` may be kept between calls (its entries are
+    facts about positions, true whatever the path)."""
+    stats = np.array([0, max_nodes, 0], dtype=np.int64)
+    position = kernel.position(state)
+    value = kernel.search(position, -1, 1, table, stats)
+    best = []
+    for action, child, terminal in kernel.children(position):
+        if stats[2]:
+            return None
+        if terminal is not None:
+            keeps = -terminal == value
+        else:
+            # A null window around the value: the child keeps it iff its own value is at most
+            # minus ours (fail-soft, so the answer is on the right side of the window).
+            keeps = kernel.search(child, -value, -value + 1, table, stats) <= -value
+        if keeps:
+            best.append(action)
+    return None if stats[2] else best
+
+
+def cached_proof(game: Game) -> Proof | None:
+    """The proof from the disk cache if it is there (never searches)."""
+    payload = cache.load("alphabeta", VERSION, game)
+    if payload is None:
+        return None
+    try:
+        return Proof.from_payload(game, payload)
+    except ValueError:
+        return None
 
 
 def cached_prove(game: Game, memory: int | None = None, progress: Progress = silent) -> Proof:

@@ -360,8 +360,12 @@ def _search(
     stats: npt.NDArray[np.int64],
 ) -> int:
     """The value (+1 win, 0 draw, -1 loss) of a live ``position`` for the side to move, fail-soft
-    within ``(alpha, beta)``."""
+    within ``(alpha, beta)``. Past the node limit ``stats[1]`` (0: none) it sets ``stats[2]``
+    and unwinds, storing nothing more."""
     stats[0] += 1
+    if stats[1] > 0 and stats[0] > stats[1]:
+        stats[2] = 1
+        return 0
     key = canonical(position)
     entry = _probe(table, key)
     if entry != 0:
@@ -404,11 +408,24 @@ def _search(
         best = 0
     if best > alpha:
         alpha = best
+    if alpha < beta and live - start > 1:
+        # Enhanced transposition cutoff: a child already known to refute the window ends the
+        # search before any child is searched.
+        for i in range(start, live):
+            child = _probe(table, canonical(buffer[i]))
+            if child != 0:
+                value = 1 - (child & 3)
+                bound = (child >> 2) & 3
+                if bound != LOWER and value >= beta:
+                    _store(table, key, LOWER, value)
+                    return value
     if alpha < beta:
         for i in range(start, live):
             value = -_search(
                 buffer[i], -beta, -alpha, flap, king, mover_first, table, buffer, live, stats
             )
+            if stats[2]:
+                return 0
             if value > best:
                 best = value
                 if value > alpha:
@@ -508,7 +525,9 @@ class RubiksFlipKernel:
     ) -> int:
         """The value of a live ``position`` for its side to move, fail-soft within ``(alpha,
         beta)``; ``table`` is the transposition table (a zeroed int64 array whose length is a
-        power of two), ``stats[0]`` counts the nodes searched."""
+        power of two; its entries stay true for later searches), ``stats[0]`` counts the nodes
+        searched, ``stats[1]`` limits them (0: no limit) and ``stats[2]`` becomes 1 if the limit
+        stopped the search (the value is then meaningless)."""
         buffer = np.empty(MAX_ACTIONS * 17, dtype=np.int64)
         return int(_search(position, alpha, beta, *self.flags, table, buffer, 0, stats))
 
