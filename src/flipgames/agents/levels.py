@@ -3,9 +3,10 @@
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
 solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
 and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
-below every level. What each level is for each game, and the arena results
-that show the levels are ordered, are in ``docs/ai.md``.
+time; the solution is then cached on disk). Rubik's Flip's ``perfect`` is exact wherever the
+kernel's proof search answers within its budget (agents.proof), else ``hard``. ``random`` is
+accepted too, as the baseline below every level. What each level is for each game, and the
+arena results that show the levels are ordered, are in ``docs/ai.md``.
 
 Budgets are iteration and node counts, not seconds, so a seeded game is reproducible on any
 machine; they were tuned so a move takes well under a second at easy and medium and about a
@@ -157,7 +158,7 @@ def describe_level(game: Game, level: str) -> str:
     if level == "perfect" and not is_solved(game):
         return (
             f"exact alpha-beta search (the cached proof at the first turn) wherever it answers "
-            f"within {MAX_NODES:,} nodes (about 2 s), else hard"
+            f"within {MAX_NODES:,} nodes (about 1.5 s), else hard"
         )
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"

@@ -32,8 +32,8 @@ from flipgames.agents.base import Agent
 from flipgames.core.game import Game, State
 from flipgames.solvers import alphabeta
 
-#: Nodes per move: about 2 s of search on the 2-core machine of docs/solvers.md.
-MAX_NODES = 3_000_000
+#: Nodes per move: about 1.5 s of CPU on the machine of docs/solvers.md (more on a busy one).
+MAX_NODES = 1_500_000
 #: The transposition table kept between moves.
 TABLE_BYTES = 64 << 20
 
