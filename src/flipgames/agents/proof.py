@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 from flipgames.agents.base import Agent
 from flipgames.core.game import Game, State
 from flipgames.solvers import alphabeta
 
 #: Nodes per move: about 1.5 s of CPU on the machine of docs/solvers.md (more on a busy one).
 MAX_NODES = 1_500_000
-#: The transposition table kept between moves.
-TABLE_BYTES = 64 << 20
+#: The transposition table kept between moves (per player: a web arcade holds many).
+TABLE_BYTES = 16 << 20
 
 
 class ProofAgent(Agent):
@@ -52,6 +50,8 @@ class ProofAgent(Agent):
         self.kernel = alphabeta.searchable(game)
         self.proof = alphabeta.cached_proof(game)
         self.start = game.new_initial_state().key()
+        import numpy as np  # only when this player is built: `flipgames --help` stays light
+
         self.table = np.zeros(
             alphabeta.table_entries(TABLE_BYTES) if self.kernel else 0, dtype=np.int64
         )

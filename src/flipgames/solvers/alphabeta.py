@@ -20,16 +20,17 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.kernel import kernel_for
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: Bump when the proof's results or payload format change.
 VERSION = 1
@@ -159,6 +160,8 @@ class _Search:
     """One proof in progress: the kernel, its transposition table and the node count."""
 
     def __init__(self, kernel: Searchable, memory: int) -> None:
+        import numpy as np  # only when a search runs: `flipgames --help` never loads numpy
+
         self.kernel = kernel
         self.table = np.zeros(table_entries(memory), dtype=np.int64)
         self.stats = np.zeros(3, dtype=np.int64)
@@ -235,6 +238,8 @@ def best_actions(
     """The legal actions of a live ``state`` that keep its value, or None when finding them
     takes more than ``max_nodes`` nodes. ``table`` may be kept between calls (its entries are
     facts about positions, true whatever the path)."""
+    import numpy as np  # only when a search runs: `flipgames --help` never loads numpy
+
     stats = np.array([0, max_nodes, 0], dtype=np.int64)
     position = kernel.position(state)
     value = kernel.search(position, -1, 1, table, stats)
