@@ -449,7 +449,6 @@ class RubiksFlipKernel:
 
     def __init__(self, game: RubiksFlip) -> None:
         self.name = game.name
-        self.game = game
         self.flap = int(game.flap)
         self.king = int(game.options["lock"] == "king")
         self.mover_first = int(game.mover_first)
