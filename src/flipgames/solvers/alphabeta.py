@@ -17,6 +17,7 @@ another share one search.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -140,6 +141,14 @@ def parse_memory(text: str) -> int:
     return size
 
 
+def physical_memory() -> int | None:
+    """This machine's RAM in bytes, where the platform says (POSIX), else None."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def table_entries(memory: int) -> int:
     """The transposition table's length for a budget of ``memory`` bytes: a power of two."""
     return 1 << (memory // ENTRY_BYTES).bit_length() - 1
@@ -152,7 +161,7 @@ def searchable(game: Game) -> Searchable | None:
 
 
 def is_provable(game: Game) -> bool:
-    """True when ``game`` has no solver by enumeration but a kernel that can prove its value."""
+    """True when ``game``'s kernel can prove its value by search (see :class:`Searchable`)."""
     return game.deterministic and searchable(game) is not None
 
 
@@ -163,7 +172,12 @@ class _Search:
         import numpy as np  # only when a search runs: `flipgames --help` never loads numpy
 
         self.kernel = kernel
-        self.table = np.zeros(table_entries(memory), dtype=np.int64)
+        try:
+            self.table = np.zeros(table_entries(memory), dtype=np.int64)
+        except MemoryError:
+            raise ProofError(
+                f"cannot allocate a {memory / 2**30:g} GiB table: lower --memory"
+            ) from None
         self.stats = np.zeros(3, dtype=np.int64)
 
     def exact(self, position: int, progress: Progress, label: str) -> int:
@@ -203,6 +217,13 @@ def prove(
     if start.is_terminal():
         raise ProofError("the position is over: there is nothing to prove")
     budget = parse_memory(DEFAULT_MEMORY) if memory is None else memory
+    ram = physical_memory()
+    if ram is not None and budget > ram:
+        # The table is filled all over: a budget beyond RAM would swap or be killed mid-proof.
+        raise ProofError(
+            f"a {budget / 2**30:g} GiB table is more than this machine's "
+            f"{ram / 2**30:.1f} GiB of memory: lower --memory"
+        )
     started = time.perf_counter()
     search = _Search(kernel, budget)
     turns = kernel.children(kernel.position(start))
