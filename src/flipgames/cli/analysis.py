@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.cli.estimates import check_search, solve_cost
+from flipgames.cli.estimates import check_budget, check_search, solve_cost
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
@@ -111,6 +111,8 @@ def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
 
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     quiet = args.quiet or args.json
+    if game.deterministic:
+        check_budget(args.max_positions, args.force)
     _one_round_note(game, quiet)
     _warn_first_solve(game)
     try:
