@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.cli.estimates import check_search, solve_cost
+from flipgames.cli.estimates import check_budget, check_search, solve_cost
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
@@ -144,6 +144,8 @@ def _print_proof(game: Game, report: dict[str, Any]) -> None:
 
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     quiet = args.quiet or args.json
+    if game.deterministic:
+        check_budget(args.max_positions, args.force)
     _one_round_note(game, quiet)
     _warn_first_solve(game)
     if game.deterministic and not catalog.is_solved(game) and alphabeta.is_provable(game):

@@ -311,6 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also evaluate the fixed gear policies (always 1st, up to 2nd, up to 3rd)",
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="accept a --max-positions budget larger than this machine's memory holds",
+    )
     p.set_defaults(run=lambda a: cmd_solve(a, _game(a, single_round=True)))
 
     p = game_command(
