@@ -6,8 +6,8 @@ Most examples run in-process through ``main(argv)`` (fast); a few go through
 ``python -m flipgames`` to cover the real entry point. Values are drawn from mixtures of valid
 and invalid ones, with sizes kept small so every example finishes in about a second: the few
 requests that are legitimately long (a first exact solve of one-round Flip Switch, of a
-many-lap race, the proof of Rubik's Flip) are left out with ``assume``; their announcement and refusal logic has its own
-tests.
+many-lap race, the proof of Rubik's Flip) are left out with ``assume``; their announcement
+and refusal logic has its own tests.
 """
 
 from __future__ import annotations
