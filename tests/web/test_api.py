@@ -32,20 +32,33 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+def settled(client: TestClient, view: Any, token: str) -> Any:
+    """``view``, or once the computer has moved if it is thinking (a waiting read)."""
+    if not view["thinking"]:
+        return view
+    response = client.get(f"/api/matches/{view['id']}", params={"token": token, "wait": True})
+    assert response.status_code == 200, response.text
+    after = response.json()
+    assert not after["thinking"], "the computer did not move within the wait"
+    return after
+
+
 def create(client: TestClient, game: str, **fields: Any) -> dict[str, Any]:
     response = client.post("/api/matches", json={"game": game, **fields})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
+    created["match"] = settled(client, created["match"], created["token"])
     return created
 
 
 def act(client: TestClient, created: dict[str, Any], action: str, token: str = "") -> Any:
+    """Play ``action`` and return the view once the computer (if any) has answered."""
+    token = token or created["token"]
     response = client.post(
-        f"/api/matches/{created['id']}/actions",
-        json={"token": token or created["token"], "action": action},
+        f"/api/matches/{created['id']}/actions", json={"token": token, "action": action}
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    return settled(client, response.json(), token)
 
 
 def play_out(client: TestClient, created: dict[str, Any], rng: random.Random) -> Any:

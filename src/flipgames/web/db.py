@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-2
+3
 >>> migrate(engine)  # already current: nothing to do
-2
+3
 """
 
 from __future__ import annotations
@@ -73,6 +73,13 @@ matches = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # Hints and analysis allowed (for every seat alike); see docs/web.md, "Assistance".
     Column("assist", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    # The game's rules version when the match was created (see rules_version): a match is
+    # replayed only under the rules it was played by.
+    Column("rules_version", Integer, nullable=False, server_default=text("1")),
+    # Counts every change of the match's actions (an action, an undo). A writer names the
+    # revision it read and fails if another got there first; readers holding a match in
+    # memory compare it with theirs (one small read instead of a replay).
+    Column("revision", Integer, nullable=False, server_default=text("0")),
 )
 
 seats = Table(
@@ -123,6 +130,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # Matches from before the setting keep what they offered: help against the AI only.
         "ALTER TABLE matches ADD COLUMN assist BOOLEAN NOT NULL DEFAULT FALSE",
         "UPDATE matches SET assist = TRUE WHERE mode = 'ai'",
+    ),
+    (
+        # Matches from before rules versions were recorded were played by version 1 of every
+        # game's rules; the revision starts at how many actions they have.
+        "ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+        "UPDATE matches SET revision = "
+        "(SELECT COUNT(*) FROM actions WHERE actions.match_id = matches.id)",
     ),
 )
 

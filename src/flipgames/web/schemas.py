@@ -122,6 +122,10 @@ class View(BaseModel):
     undo: bool = Field(
         description="the viewer can undo now (AI matches: a move with no chance outcome after it)"
     )
+    thinking: bool = Field(
+        description="the computer is to move: its move is being worked out and comes as a new "
+        "view (over the WebSocket, or by reading the match again)"
+    )
     text: str
 
 

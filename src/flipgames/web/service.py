@@ -1,10 +1,13 @@
 """The match service: every rule of the arcade that is not HTTP.
 
-A request is served by loading the match (its committed actions replayed through the engine),
-checking the request against that state, committing the accepted action, and only then
-answering (the routes broadcast after the service returns). What follows a human action
-without a decision by a person, chance outcomes and the AI's moves, is made here at once, each
-committed on its own, so nothing is ever decided before the game reaches it.
+A request is served from the match's live state (kept in memory, see :class:`LiveMatches`,
+and checked against the database's revision of the match), checked against that state, and
+the accepted action committed before the answer (the routes broadcast after the service
+returns). Chance outcomes that follow an action are drawn and committed at once, each on its
+own, so nothing is ever decided before the game reaches it. The AI's moves are not made here:
+:meth:`MatchService.ai_job` says what the computer must decide, a worker process decides it
+(:mod:`flipgames.web.aimoves`), and :meth:`MatchService.commit_ai` commits the answer if the
+match is still where it was.
 
 >>> from flipgames.web.ai import Solutions
 >>> from flipgames.web.db import make_engine, migrate
@@ -12,11 +15,17 @@ committed on its own, so nothing is ever decided before the game reaches it.
 >>> _ = migrate(engine)
 >>> service = MatchService(engine, Solutions())
 >>> created = service.create(
-...     "flipflop-3x3", {}, mode="local", level=None, seat=0, seed=1, assist=None
+...     "flipflop-3x3", {}, mode="ai", level="easy", seat=0, seed=1, assist=None
 ... )
 >>> view = service.act(created.match_id, created.token, "b1xb3", ply=0)
->>> view.history, view.current_player
-(['b1xb3'], 1)
+>>> view.history, view.current_player, view.thinking
+(['b1xb3'], 1, True)
+>>> job = service.ai_job(service.load(created.match_id))
+>>> job.actions, job.level
+(('b1xb3',), 'easy')
+>>> after = service.commit_ai(created.match_id, job, "a3xb3")
+>>> after is not None and after.state.history_notation()
+['b1xb3', 'a3xb3']
 """
 
 from __future__ import annotations
@@ -29,12 +38,14 @@ import random
 import re
 import secrets
 import threading
-from collections.abc import Mapping
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import (
@@ -49,6 +60,7 @@ from flipgames.core.registry import game_class, make
 from flipgames.solvers.retrograde import WORDS, Solution
 from flipgames.web import schemas
 from flipgames.web.ai import Solutions
+from flipgames.web.aipool import AiJob
 from flipgames.web.db import Transactions, actions, matches, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, bad_token, not_found, unavailable
 
@@ -83,6 +95,77 @@ class Loaded:
     match: Match
     state: State
     token_hashes: Mapping[int, str]
+    #: The database's revision of the match this state is (see ``matches.revision``).
+    revision: int
+
+
+class StaleRevision(Exception):
+    """Another writer changed the match since it was read (another process, or a race)."""
+
+
+def rules_version(game: Game) -> int:
+    """The version of ``game``'s rules: a game class whose rules change (so that recorded
+    actions would replay differently) raises its ``rules_version``; 1 when it has none.
+
+    >>> from flipgames import make
+    >>> rules_version(make("flipflop-3x3"))
+    1
+    """
+    version = getattr(type(game), "rules_version", 1)
+    return version if isinstance(version, int) else 1
+
+
+class LiveMatches:
+    """The states of recently used matches, so a request does not replay its match.
+
+    Bounded: at most ``capacity`` matches, and a match unused for ``idle_seconds`` is
+    dropped. An entry is only a cache: it is used only while its revision is the database's
+    (checked on every use), and the database alone is enough to rebuild it.
+
+    >>> live = LiveMatches(capacity=1, idle_seconds=60, clock=lambda: 0.0)
+    >>> live.put("a", "state a")
+    >>> live.put("b", "state b")  # over capacity: the least recently used goes
+    >>> live.get("a"), live.get("b")
+    (None, 'state b')
+    """
+
+    def __init__(
+        self,
+        capacity: int = 1000,
+        idle_seconds: float = 600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capacity = capacity
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[Any, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> Any:
+        with self._lock:
+            entry = self._entries.get(match_id)
+            if entry is None:
+                return None
+            self._entries[match_id] = (entry[0], self._clock())
+            self._entries.move_to_end(match_id)
+            return entry[0]
+
+    def put(self, match_id: str, value: Any) -> None:
+        with self._lock:
+            now = self._clock()
+            self._entries[match_id] = (value, now)
+            self._entries.move_to_end(match_id)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+            # The least recently used come first: drop the idle ones from the front.
+            while self._entries:
+                _, (_, used) = next(iter(self._entries.items()))
+                if now - used <= self.idle_seconds:
+                    break
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 @dataclass(frozen=True)
@@ -113,16 +196,24 @@ def _chance_rng(seed: int, ply: int) -> random.Random:
 class MatchService:
     """Create, load, act, undo, hint and analyse matches stored in ``engine``'s database.
 
-    Actions on one match are serialised by an in-process lock, and the (match, ply) primary
-    key refuses a second writer for the same ply, so a match never forks.
+    Actions on one match are serialised by an in-process lock, and across processes by the
+    match's revision: a write names the revision it read and fails if it has moved on (and the
+    (match, ply) primary key refuses a second writer for the same ply), so a match never forks.
     """
 
     def __init__(
-        self, engine: Engine, solutions: Solutions, transactions: Transactions | None = None
+        self,
+        engine: Engine,
+        solutions: Solutions,
+        transactions: Transactions | None = None,
+        live: LiveMatches | None = None,
     ) -> None:
         self._tx = transactions or Transactions(engine)
         self.solutions = solutions
+        self.live = live or LiveMatches()
         self._locks = tuple(threading.Lock() for _ in range(64))
+        #: How many times a match was rebuilt from the database (tests read it).
+        self.replays = 0
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
@@ -224,6 +315,8 @@ class MatchService:
                     human_seat=match.human_seat,
                     created_at=datetime.now(UTC),
                     assist=match.assist,
+                    rules_version=rules_version(game),
+                    revision=0,
                 )
             )
             connection.execute(
@@ -235,26 +328,39 @@ class MatchService:
             )
 
         self._tx.run(insert_match)
-        with self._lock(match.id):
-            state = self._follow_up(match, game.new_initial_state())
         hashes = {s: hash_token(t) for s, t in tokens.items()}
-        loaded = Loaded(match, state, hashes)
+        with self._lock(match.id):
+            loaded = Loaded(match, game.new_initial_state(), hashes, 0)
+            self.live.put(match.id, loaded)
+            loaded = self._chance(loaded)
         view = self.view(loaded, self.viewer(loaded, token))
         return CreatedMatch(match.id, seat, token, invite, view)
 
     # --- load and view ----------------------------------------------------------------------
 
     def load(self, match_id: str) -> Loaded:
-        """The match as committed, after making any pending chance or AI follow-ups (left by
-        a server stopped between an action and its follow-ups)."""
+        """The match as committed, after drawing any pending chance outcome (left by a server
+        stopped between an action and its follow-ups)."""
         with self._lock(match_id):
-            loaded = self._read(match_id)
-            state = self._follow_up(loaded.match, loaded.state)
-            if state is loaded.state:
-                return loaded
-            return Loaded(loaded.match, state, loaded.token_hashes)
+            return self._chance(self._read(match_id))
 
     def _read(self, match_id: str) -> Loaded:
+        """The live state when it is the database's revision, else a replay (kept live)."""
+        cached: Loaded | None = self.live.get(match_id)
+        if cached is not None:
+            revision = self._tx.run(
+                lambda c: c.execute(
+                    select(matches.c.revision).where(matches.c.id == match_id)
+                ).scalar_one_or_none(),
+                read_only=True,
+            )
+            if revision == cached.revision:
+                return cached
+        loaded = self._replay(match_id)
+        self.live.put(match_id, loaded)
+        return loaded
+
+    def _replay(self, match_id: str) -> Loaded:
         def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
             row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
             if row is None:
@@ -273,17 +379,30 @@ class MatchService:
             return row, hashes, list(rows)
 
         row, hashes, rows = self._tx.run(read, read_only=True)
+        self.replays += 1
+        try:
+            game = make(row.game, json.loads(row.options))
+        except (FlipgamesError, ValueError) as exc:
+            log.error("match %s does not replay from the database: %s", match_id, exc)
+            raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
+        if row.rules_version != rules_version(game):
+            raise ApiError(
+                409,
+                "rules_changed",
+                f"match {match_id!r} was played under version {row.rules_version} of the "
+                f"{game.title} rules; this server plays version {rules_version(game)}, so it "
+                "cannot be replayed here",
+            )
         try:
             if [r.ply for r in rows] != list(range(len(rows))):
                 raise ValueError(f"its plies are not 0..{len(rows) - 1}")
-            game = make(row.game, json.loads(row.options))
             state = game.state_from_actions([r.action for r in rows])
         except (FlipgamesError, ValueError) as exc:
             log.error("match %s does not replay from the database: %s", match_id, exc)
             raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
         match = Match(row.id, game, row.seed, mode, row.level, row.human_seat, bool(row.assist))
-        return Loaded(match, state, hashes)
+        return Loaded(match, state, hashes, row.revision)
 
     @staticmethod
     def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:
@@ -348,6 +467,7 @@ class MatchService:
             last=last,
             assist=match.assist,
             undo=undo,
+            thinking=computer_to_move(match, state),
             text=state.render(),
         )
 
@@ -356,8 +476,8 @@ class MatchService:
     def act(self, match_id: str, token: str | None, text: str, ply: int | None) -> schemas.View:
         """Check and commit one action, then its follow-ups; return the actor's view."""
         with self._lock(match_id):
-            loaded = self._read(match_id)
-            state = self._follow_up(loaded.match, loaded.state)
+            loaded = self._chance(self._read(match_id))
+            state = loaded.state
             viewer = self.viewer(loaded, token, required=True)
             if state.is_terminal():
                 raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
@@ -367,6 +487,8 @@ class MatchService:
                     409, "stale", f"the match is at ply {current_ply}, not {ply}: reload it"
                 )
             if state.current_player not in viewer:
+                if computer_to_move(loaded.match, state):
+                    raise ApiError(409, "not_your_turn", "the computer is thinking")
                 raise ApiError(409, "not_your_turn", "it is not your turn")
             try:
                 action = state.parse_action(text)
@@ -375,13 +497,12 @@ class MatchService:
             except IllegalActionError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
             try:
-                self._commit(match_id, current_ply, state.action_to_string(action))
-            except IntegrityError:
+                loaded = self._commit(loaded, action)
+            except (IntegrityError, StaleRevision):
                 raise ApiError(
                     409, "stale", "another action was accepted first: reload the match"
                 ) from None
-            state = self._follow_up(loaded.match, state.apply(action))
-            return self.view(Loaded(loaded.match, state, loaded.token_hashes), viewer)
+            return self.view(self._chance(loaded), viewer)
 
     def undo(self, match_id: str, token: str | None) -> schemas.View:
         """Against the AI: take back the human's last decision and everything after it, unless
@@ -403,34 +524,76 @@ class MatchService:
                 )
 
             def delete_from_target(connection: Connection) -> None:
+                _bump(connection, loaded)
                 connection.execute(
                     delete(actions).where(actions.c.match_id == match_id, actions.c.ply >= target)
                 )
 
-            self._tx.run(delete_from_target)
-            return self.view(Loaded(match, path[target], loaded.token_hashes), viewer)
+            try:
+                self._tx.run(delete_from_target)
+            except StaleRevision:
+                raise ApiError(
+                    409, "stale", "the match changed meanwhile: reload it and undo again"
+                ) from None
+            back = Loaded(match, path[target], loaded.token_hashes, loaded.revision + 1)
+            self.live.put(match_id, back)
+            return self.view(back, viewer)
 
-    def _commit(self, match_id: str, ply: int, text: str) -> None:
-        self._tx.run(
-            lambda connection: connection.execute(
-                insert(actions).values(match_id=match_id, ply=ply, action=text)
+    def _commit(self, loaded: Loaded, action: int) -> Loaded:
+        """Commit ``action`` as the next ply of ``loaded``; the new live state."""
+        state = loaded.state
+        ply = len(state.history)
+        text = state.action_to_string(action)
+
+        def write(connection: Connection) -> None:
+            _bump(connection, loaded)
+            connection.execute(
+                insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
             )
+
+        self._tx.run(write)
+        after = Loaded(loaded.match, state.apply(action), loaded.token_hashes, loaded.revision + 1)
+        self.live.put(loaded.match.id, after)
+        return after
+
+    def _chance(self, loaded: Loaded) -> Loaded:
+        """Draw and commit, one by one, the chance outcomes due in ``loaded`` (they are
+        cheap: a draw from the seed, never a search)."""
+        while loaded.state.is_chance_node():
+            state = loaded.state
+            action = sample_chance(state, _chance_rng(loaded.match.seed, len(state.history)))
+            loaded = self._commit(loaded, action)
+        return loaded
+
+    # --- the AI's moves ---------------------------------------------------------------------
+
+    @staticmethod
+    def ai_job(loaded: Loaded) -> AiJob | None:
+        """What the computer must decide in ``loaded``, or None when it is not to move."""
+        match = loaded.match
+        if not computer_to_move(match, loaded.state) or match.level is None:
+            return None
+        return AiJob(
+            game=match.game.name,
+            options=dict(match.game.options),
+            actions=tuple(loaded.state.history_notation()),
+            level=match.level,
+            seed=match.seed,
         )
 
-    def _follow_up(self, match: Match, state: State) -> State:
-        """Make and commit, one by one, the chance outcomes and AI moves due in ``state``."""
-        while not state.is_terminal():
-            ply = len(state.history)
-            if state.is_chance_node():
-                action = sample_chance(state, _chance_rng(match.seed, ply))
-            elif match.mode == "ai" and match.level and state.current_player != match.human_seat:
-                rng = random.Random(f"{match.seed}:{ply}:ai")
-                action = self.solutions.agent(state.game, match.level, rng).choose(state)
-            else:
-                return state
-            self._commit(match.id, ply, state.action_to_string(action))
-            state = state.apply(action)
-        return state
+    def commit_ai(self, match_id: str, job: AiJob, move: str) -> Loaded | None:
+        """Commit the computer's ``move`` for ``job`` (and the chance outcomes after it), or
+        None when the match has moved on meanwhile (an undo): the move is no longer wanted."""
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            if self.ai_job(loaded) != job:
+                return None
+            action = loaded.state.parse_action(move)  # a worker's answer is checked like any
+            try:
+                loaded = self._commit(loaded, action)
+            except (IntegrityError, StaleRevision):
+                return None  # another process committed it first
+            return self._chance(loaded)
 
     # --- help: hint and analysis ------------------------------------------------------------
 
@@ -524,6 +687,27 @@ class MatchService:
             observation=state.observation(None),
             text=state.render(),
         )
+
+
+def computer_to_move(match: Match, state: State) -> bool:
+    """The computer has the move: an AI match, not over, the AI's seat to move."""
+    return (
+        match.mode == "ai"
+        and not state.is_terminal()
+        and not state.is_chance_node()
+        and state.current_player != match.human_seat
+    )
+
+
+def _bump(connection: Connection, loaded: Loaded) -> None:
+    """Move the match's revision on from the one ``loaded`` was read at, or fail."""
+    changed = connection.execute(
+        update(matches)
+        .where(matches.c.id == loaded.match.id, matches.c.revision == loaded.revision)
+        .values(revision=loaded.revision + 1)
+    )
+    if changed.rowcount != 1:
+        raise StaleRevision(loaded.match.id)
 
 
 def _path(state: State) -> list[State]:

@@ -63,13 +63,17 @@ class Hub:
             room.connections.add(connection)
             await connection.socket.send_json(_message(render, connection))
 
-    def leave(self, match_id: str, connection: Connection) -> None:
+    def leave(self, match_id: str, connection: Connection) -> bool:
+        """Remove ``connection``; True when nobody is left watching its match."""
         room = self._rooms.get(match_id)
         if room is None:
-            return
+            return True
         room.connections.discard(connection)
-        if not room.connections and not room.lock.locked():
+        if room.connections:
+            return False
+        if not room.lock.locked():
             del self._rooms[match_id]
+        return True
 
     async def broadcast(self, match_id: str, load: Callable[[], Render]) -> None:
         """Send every connection of ``match_id`` its view of the match as ``load`` finds it.

@@ -55,7 +55,8 @@ export const api = {
   games: () => request("GET", "/api/games"),
   rules: (name) => request("GET", `/api/games/${encodeURIComponent(name)}/rules`),
   create: (spec) => request("POST", "/api/matches", spec),
-  view: (id, token) => request("GET", m(id) + q(token)),
+  view: (id, token, { wait = false } = {}) =>
+    request("GET", m(id) + q(token) + (wait ? `${token ? "&" : "?"}wait=true` : "")),
   act: (id, token, action, ply) => request("POST", `${m(id)}/actions`, { token, action, ply }),
   undo: (id, token) => request("POST", `${m(id)}/undo`, { token }),
   hint: (id, token) => request("GET", `${m(id)}/hint${q(token)}`),

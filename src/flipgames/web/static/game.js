@@ -21,7 +21,9 @@ let board = null;
 let boardModule = null;
 let info = null; // the game's entry from /api/games
 let busy = false;
-let thinking = false; // a request is out that makes the computer move
+let thinking = false; // a move against the computer is on its way to the server
+let liveState = "connecting"; // the WebSocket: "live", "reconnecting" or "closed"
+let askingForMove = false; // a waiting read (no live socket) is out for the computer's move
 let analysis = null; // {key, map: action -> {value, remoteness}} while the switch is on
 let analysisWanted = null; // the position key an analysis request is out for
 let hint = null; // {key, action} of the last hint shown
@@ -38,12 +40,23 @@ function shownAnalysis() {
   return analysis && view && analysis.key === positionKey(view) ? analysis.map : null;
 }
 
-/** The computer is to move (or a request that makes it move is out). */
+/** The computer is to move (the server says so), or a move that makes it move is out. */
 function computerThinking() {
-  if (thinking) return true;
-  if (!view || view.mode !== "ai" || view.status === "finished") return false;
-  const mover = view.current_player;
-  return (mover === 0 || mover === 1) && !(view.seats || []).includes(mover);
+  return thinking || Boolean(view && view.thinking);
+}
+
+/** Without a live socket nothing would bring the computer's move: ask for it. */
+async function awaitComputer() {
+  if (!view || !view.thinking || askingForMove) return;
+  if (liveState === "live" || liveState === "connecting") return;
+  askingForMove = true;
+  try {
+    await show(await api.view(id, token, { wait: true }));
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    askingForMove = false;
+  }
 }
 
 async function show(next, { force = false } = {}) {
@@ -58,6 +71,7 @@ async function show(next, { force = false } = {}) {
   if (moved) forgetHelp();
   draw(delta);
   if ($("analysis-toggle").checked && view.assist) requestAnalysis();
+  awaitComputer();
 }
 
 /** Drop every piece of help given for an earlier position. */
@@ -72,7 +86,7 @@ function draw(delta = { fresh: [], reverse: false }) {
   board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
   if (hint && hint.key === positionKey(view)) board.hint(hint.action);
   const waiting = computerThinking();
-  $("status-text").textContent = thinking ? "The computer is thinking…" : statusLine(view);
+  $("status-text").textContent = waiting ? "The computer is thinking…" : statusLine(view);
   $("thinking").hidden = !waiting;
   document.body.classList.toggle("thinking", waiting);
   $("turn-dot").className = `turn-dot p${view.current_player}`;
@@ -286,9 +300,12 @@ async function start() {
     return;
   }
   const live = new LiveMatch(id, token, {
-    onView: (next) => { if (!busy) show(next); },
+    // Views can overtake the HTTP answer (the computer's reply, say): show keeps the newest.
+    onView: (next) => show(next),
     onError: (error) => toast(error.message, "error"),
     onStatus: (state) => {
+      liveState = state;
+      if (state !== "live") awaitComputer();
       $("live").className = `live ${state}`;
       $("live").title = state === "live" ? "live updates on" : state === "reconnecting" ? "reconnecting…" : "live updates off";
     },
