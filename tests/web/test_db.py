@@ -29,7 +29,7 @@ from flipgames.web.db import (
     metadata,
     migrate,
 )
-from flipgames.web.service import MatchService, StaleRevision
+from flipgames.web.service import LiveMatches, MatchService, StaleRevision
 from flipgames.web.settings import Settings
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("FLIPGAMES_TEST_POSTGRES_URL") else [])
@@ -299,3 +299,32 @@ def test_a_write_from_an_old_revision_is_refused(engine: Engine) -> None:
     with pytest.raises(StaleRevision):
         second._commit(before, before.state.parse_action("b1-b2"))
     assert second.load(created.match_id).state.history_notation() == ["b1xb3"]
+
+
+def test_a_match_is_replayed_once_per_load_not_per_request(database_url: str) -> None:
+    with app_client(database_url) as first:
+        created = first.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        match_id, token = created.json()["id"], created.json()["token"]
+        post_action(first, match_id, token, "b1xb3")
+    with app_client(database_url) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.replays == 0
+        with client.websocket_connect(f"/ws/matches/{match_id}") as watcher:
+            watcher.receive_json()
+            for action in ("a3xb3", "a1-b1"):
+                post_action(client, match_id, token, action)
+                assert watcher.receive_json()["match"]["history"][-1] == action
+            client.get(f"/api/matches/{match_id}/record")
+        assert service.replays == 1
+
+
+def test_live_matches_are_bounded_and_dropped_when_idle() -> None:
+    now = [0.0]
+    live = LiveMatches(capacity=3, idle_seconds=10, clock=lambda: now[0])
+    live.put("old", 1)
+    now[0] = 5.0
+    live.put("recent", 2)
+    now[0] = 12.0
+    live.put("new", 3)  # "old" has been unused for 12 s: dropped
+    assert (live.get("old"), live.get("recent"), live.get("new")) == (None, 2, 3)
+    assert len(live) == 2
