@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-3
+4
 >>> migrate(engine)  # already current: nothing to do
-3
+4
 """
 
 from __future__ import annotations
@@ -80,6 +80,14 @@ matches = Table(
     # revision it read and fails if another got there first; readers holding a match in
     # memory compare it with theirs (one small read instead of a replay).
     Column("revision", Integer, nullable=False, server_default=text("0")),
+    # How a match ended outside the rules engine: "resignation" or "agreement" (a draw), with
+    # the result it ended with; both null while the engine decides.
+    Column("ending", String(16)),
+    Column("ending_result", String(8)),
+    # The seat offering a draw now, if any.
+    Column("draw_offer", Integer),
+    # The match this one was followed by (same options, seats swapped).
+    Column("rematch_id", String(32)),
 )
 
 seats = Table(
@@ -138,6 +146,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
         "UPDATE matches SET revision = "
         "(SELECT COUNT(*) FROM actions WHERE actions.match_id = matches.id)",
+    ),
+    (
+        "ALTER TABLE matches ADD COLUMN ending VARCHAR(16)",
+        "ALTER TABLE matches ADD COLUMN ending_result VARCHAR(8)",
+        "ALTER TABLE matches ADD COLUMN draw_offer INTEGER",
+        "ALTER TABLE matches ADD COLUMN rematch_id VARCHAR(32)",
     ),
 )
 

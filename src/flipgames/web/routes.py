@@ -241,6 +241,62 @@ async def undo(
     return view
 
 
+@api.post(
+    "/api/matches/{match_id}/resign",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def resign(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.View:
+    """Give up: the other player wins (on a shared screen, the player to move resigns)."""
+    view = await run_in_threadpool(service.resign, match_id, body.token)
+    ai_moves: AiMoves = request.app.state.ai_moves
+    ai_moves.cancel(match_id)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.post(
+    "/api/matches/{match_id}/draw",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def draw(
+    match_id: str, body: schemas.DrawRequest, service: Service, request: Request
+) -> schemas.View:
+    """Online: offer a draw, or accept or decline the other player's offer."""
+    view = await run_in_threadpool(service.draw, match_id, body.token, body.answer)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.post(
+    "/api/matches/{match_id}/rematch",
+    status_code=201,
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def rematch(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.Created:
+    """A finished match: the same game again, seats swapped. The first player to ask creates
+    it, the other joins it by asking too; each gets their own seat's token."""
+    created = await run_in_threadpool(service.rematch, match_id, body.token)
+    await _broadcast(request, match_id)  # the other player's page offers to join
+    _think(request, created.view)
+    new_id = created.match_id
+    return schemas.Created(
+        id=new_id,
+        seat=created.seat,
+        token=created.token,
+        links=schemas.Links(
+            play=f"/play/{new_id}?token={created.token}", invite=None, watch=f"/watch/{new_id}"
+        ),
+        match=created.view,
+    )
+
+
 @api.get(
     "/api/matches/{match_id}/hint",
     responses=_errors(403, 404, 409, 429),
@@ -318,7 +374,9 @@ def describe_errors(errors: Any) -> str:
 
 
 @api.websocket("/ws/matches/{match_id}")
-async def match_socket(websocket: WebSocket, match_id: str, token: str | None = None) -> None:
+async def match_socket(
+    websocket: WebSocket, match_id: str, token: str | None = None, presence: bool = False
+) -> None:
     """Live views of a match; seats may send actions (see docs/web-api.md)."""
     service: MatchService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
@@ -336,9 +394,10 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
         # which the page reconnects with its backoff.
         await websocket.close(code=4000 + error.status if error.status < 500 else 1011)
         return
-    connection = Connection(websocket, viewer)
+    connection = Connection(websocket, viewer, presence)
     try:
         await hub.join(match_id, connection, loader(service, match_id))
+        await hub.announce_presence(match_id)
         if thinking:
             ai_moves.start(match_id)
         while True:
@@ -362,6 +421,8 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
     finally:
         if hub.leave(match_id, connection):
             ai_moves.cancel(match_id)  # nobody is watching: free the worker
+        else:
+            await hub.announce_presence(match_id)
 
 
 # --- pages ------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ match is still where it was.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -41,7 +42,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -97,6 +98,22 @@ class Loaded:
     token_hashes: Mapping[int, str]
     #: The database's revision of the match this state is (see ``matches.revision``).
     revision: int
+    #: How the match ended outside the engine ("resignation", "agreement"), and its result.
+    ending: str | None = None
+    ending_result: str | None = None
+    #: The seat offering a draw now, if any.
+    draw_offer: int | None = None
+    #: The match that followed this one (a rematch), if any.
+    rematch_id: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Finished: by the rules, by a resignation or by an agreed draw."""
+        return self.ending is not None or self.state.is_terminal()
+
+    @property
+    def result(self) -> str:
+        return self.ending_result or self.state.result()
 
 
 class StaleRevision(Exception):
@@ -402,7 +419,16 @@ class MatchService:
             raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
         match = Match(row.id, game, row.seed, mode, row.level, row.human_seat, bool(row.assist))
-        return Loaded(match, state, hashes, row.revision)
+        return Loaded(
+            match,
+            state,
+            hashes,
+            row.revision,
+            ending=row.ending,
+            ending_result=row.ending_result,
+            draw_offer=row.draw_offer,
+            rematch_id=row.rematch_id,
+        )
 
     @staticmethod
     def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:
@@ -440,9 +466,11 @@ class MatchService:
         path = _path(state)
         undo = (
             match.mode == "ai"
+            and loaded.ending is None
             and match.human_seat in viewer
             and undo_target(path, match.human_seat) is not None
         )
+        over = loaded.over
         return schemas.View(
             id=match.id,
             game=match.game.name,
@@ -455,19 +483,22 @@ class MatchService:
             players=list(match.game.player_names),
             ply=len(state.history),
             current_player=current,
-            status="finished" if state.is_terminal() else "playing",
-            result=state.result(),
-            returns=list(state.returns()),
+            status="finished" if over else "playing",
+            result=loaded.result,
+            returns=_returns(loaded.result) if loaded.ending else list(state.returns()),
             observation=state.observation(seat),
             legal=[state.action_to_string(a) for a in state.legal_actions()]
-            if current in viewer
+            if current in viewer and not over
             else [],
             history=state.history_notation(),
             actors=[s.current_player for s in path[:-1]],
             last=last,
             assist=match.assist,
             undo=undo,
-            thinking=computer_to_move(match, state),
+            thinking=computer_to_move(loaded),
+            ending=cast(schemas.Ending | None, loaded.ending),
+            draw_offer=loaded.draw_offer,
+            rematch=loaded.rematch_id,
             text=state.render(),
         )
 
@@ -479,15 +510,15 @@ class MatchService:
             loaded = self._chance(self._read(match_id))
             state = loaded.state
             viewer = self.viewer(loaded, token, required=True)
-            if state.is_terminal():
-                raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+            if loaded.over:
+                raise game_over(loaded)
             current_ply = len(state.history)
             if ply is not None and ply != current_ply:
                 raise ApiError(
                     409, "stale", f"the match is at ply {current_ply}, not {ply}: reload it"
                 )
             if state.current_player not in viewer:
-                if computer_to_move(loaded.match, state):
+                if computer_to_move(loaded):
                     raise ApiError(409, "not_your_turn", "the computer is thinking")
                 raise ApiError(409, "not_your_turn", "it is not your turn")
             try:
@@ -513,6 +544,8 @@ class MatchService:
             match = loaded.match
             if match.mode != "ai":
                 raise unavailable("undo exists only in matches against the AI")
+            if loaded.ending is not None:
+                raise unavailable(f"the match ended by {loaded.ending}: it cannot be undone")
             path = _path(loaded.state)
             if not any(s.current_player == match.human_seat for s in path[:-1]):
                 raise unavailable("nothing to undo: you have not moved yet")
@@ -535,9 +568,135 @@ class MatchService:
                 raise ApiError(
                     409, "stale", "the match changed meanwhile: reload it and undo again"
                 ) from None
-            back = Loaded(match, path[target], loaded.token_hashes, loaded.revision + 1)
+            back = replace(loaded, state=path[target], revision=loaded.revision + 1)
             self.live.put(match_id, back)
             return self.view(back, viewer)
+
+    # --- resign, draw, rematch ---------------------------------------------------------------
+
+    def resign(self, match_id: str, token: str | None) -> schemas.View:
+        """The token's player gives up: the other wins. (On a shared screen, the player to
+        move resigns.)"""
+        with self._lock(match_id):
+            loaded = self._chance(self._read(match_id))
+            viewer = self.viewer(loaded, token, required=True)
+            if loaded.over:
+                raise game_over(loaded)
+            current = loaded.state.current_player
+            seat = current if current in viewer else min(viewer)
+            result = "0-1" if seat == 0 else "1-0"
+            loaded = self._set(loaded, ending="resignation", ending_result=result, draw_offer=None)
+            return self.view(loaded, viewer)
+
+    def draw(self, match_id: str, token: str | None, answer: str) -> schemas.View:
+        """Between two people online: ``offer`` a draw, or ``accept`` or ``decline`` the other
+        player's offer. Offering when the other has offered already accepts it; a move by the
+        other player declines it."""
+        with self._lock(match_id):
+            loaded = self._chance(self._read(match_id))
+            viewer = self.viewer(loaded, token, required=True)
+            if loaded.match.mode != "online":
+                raise unavailable("draws are offered only between two people online")
+            if loaded.over:
+                raise game_over(loaded)
+            (seat,) = viewer  # online: one seat per token
+            offer = loaded.draw_offer
+            if answer == "offer" and offer == seat:
+                raise unavailable("you have offered a draw already: it is up to your opponent")
+            if answer in ("accept", "decline") and offer != 1 - seat:
+                raise unavailable(f"there is no draw offer to {answer}")
+            if answer == "decline":
+                loaded = self._set(loaded, draw_offer=None)
+            elif answer == "accept" or offer == 1 - seat:
+                loaded = self._set(
+                    loaded, ending="agreement", ending_result="1/2-1/2", draw_offer=None
+                )
+            else:
+                loaded = self._set(loaded, draw_offer=seat)
+            return self.view(loaded, viewer)
+
+    def rematch(self, match_id: str, token: str | None) -> CreatedMatch:
+        """A new match with the same game, options, mode, level and assistance, seats swapped.
+
+        The first player to ask creates it; the other joins it by asking too. Each player's
+        token for the rematch is derived from their token for this match, so asking again
+        (another tab) gives the same seat, and no token is ever stored.
+        """
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            viewer = self.viewer(loaded, token, required=True)
+            assert token is not None  # required above
+            if not loaded.over:
+                raise unavailable("a rematch can be asked for once the match is finished")
+            new_id = loaded.rematch_id
+            if new_id is None:
+                new_id = secrets.token_urlsafe(9)
+                self._create_rematch(loaded, new_id)
+            new_token = rematch_token(token, new_id)
+            seats_wanted = {1 - s for s in viewer}
+
+            def join(connection: Connection) -> None:
+                have = {
+                    seat
+                    for (seat,) in connection.execute(
+                        select(seats.c.seat).where(seats.c.match_id == new_id)
+                    )
+                }
+                rows = [
+                    {"match_id": new_id, "seat": s, "token_hash": hash_token(new_token)}
+                    for s in sorted(seats_wanted - have)
+                ]
+                if rows:
+                    connection.execute(insert(seats), rows)
+                    _bump_id(connection, new_id)
+
+            self._tx.run(join)
+        rematch = self.load(new_id)
+        view = self.view(rematch, self.viewer(rematch, new_token))
+        return CreatedMatch(new_id, min(seats_wanted), new_token, None, view)
+
+    def _create_rematch(self, loaded: Loaded, new_id: str) -> None:
+        old = loaded.match
+        match = replace(
+            old,
+            id=new_id,
+            seed=secrets.randbelow(schemas.MAX_SEED + 1),
+            human_seat=None if old.human_seat is None else 1 - old.human_seat,
+        )
+
+        def write(connection: Connection) -> None:
+            _bump(connection, loaded, rematch_id=new_id)
+            connection.execute(
+                insert(matches).values(
+                    id=new_id,
+                    game=match.game.name,
+                    options=json.dumps(match.game.options),
+                    seed=match.seed,
+                    mode=match.mode,
+                    level=match.level,
+                    human_seat=match.human_seat,
+                    created_at=datetime.now(UTC),
+                    assist=match.assist,
+                    rules_version=rules_version(match.game),
+                    revision=0,
+                )
+            )
+
+        try:
+            self._tx.run(write)
+        except StaleRevision:
+            raise ApiError(409, "stale", "the match changed meanwhile: ask again") from None
+        self.live.put(old.id, replace(loaded, revision=loaded.revision + 1, rematch_id=new_id))
+
+    def _set(self, loaded: Loaded, **values: Any) -> Loaded:
+        """Change the match's row (ending, draw offer) with its revision; the new live state."""
+        try:
+            self._tx.run(lambda connection: _bump(connection, loaded, **values))
+        except StaleRevision:
+            raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
+        after = replace(loaded, revision=loaded.revision + 1, **values)
+        self.live.put(loaded.match.id, after)
+        return after
 
     def _commit(self, loaded: Loaded, action: int) -> Loaded:
         """Commit ``action`` as the next ply of ``loaded``; the new live state."""
@@ -545,14 +704,19 @@ class MatchService:
         ply = len(state.history)
         text = state.action_to_string(action)
 
+        # A move by the other player declines a draw offer.
+        offer = loaded.draw_offer if loaded.draw_offer == state.current_player else None
+
         def write(connection: Connection) -> None:
-            _bump(connection, loaded)
+            _bump(connection, loaded, draw_offer=offer)
             connection.execute(
                 insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
             )
 
         self._tx.run(write)
-        after = Loaded(loaded.match, state.apply(action), loaded.token_hashes, loaded.revision + 1)
+        after = replace(
+            loaded, state=state.apply(action), revision=loaded.revision + 1, draw_offer=offer
+        )
         self.live.put(loaded.match.id, after)
         return after
 
@@ -571,7 +735,7 @@ class MatchService:
     def ai_job(loaded: Loaded) -> AiJob | None:
         """What the computer must decide in ``loaded``, or None when it is not to move."""
         match = loaded.match
-        if not computer_to_move(match, loaded.state) or match.level is None:
+        if not computer_to_move(loaded) or match.level is None:
             return None
         return AiJob(
             game=match.game.name,
@@ -622,8 +786,8 @@ class MatchService:
                 f"no analysis for {game.title} with these options: it is not solved, or its "
                 "solution is not cached (flipgames solve)"
             )
-        if state.is_terminal():
-            raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+        if loaded.over:
+            raise game_over(loaded)
         solution = self.solutions.get(game)
         rows: list[tuple[int, str | float, int | None]] = []
         if isinstance(solution, Solution):
@@ -645,8 +809,8 @@ class MatchService:
     def _to_move(self, loaded: Loaded, token: str | None) -> State:
         viewer = self.viewer(loaded, token, required=True)
         state = loaded.state
-        if state.is_terminal():
-            raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+        if loaded.over:
+            raise game_over(loaded)
         if state.current_player not in viewer:
             raise ApiError(409, "not_your_turn", "it is not your turn")
         return state
@@ -657,14 +821,17 @@ class MatchService:
         """The engine's record; the seed only once the match is over (it foretells chance)."""
         loaded = self.load(match_id)
         state = loaded.state
-        seed = loaded.match.seed if state.is_terminal() else None
-        return schemas.Record.model_validate(make_record(state, seed=seed))
+        seed = loaded.match.seed if loaded.over else None
+        record = make_record(state, seed=seed)
+        if loaded.ending is not None:
+            record["ending"] = {"reason": loaded.ending, "result": loaded.result}
+        return schemas.Record.model_validate(record)
 
     def replay(self, match_id: str) -> schemas.Replay:
         """Spectator snapshots of a finished match: the start, then after every action."""
         loaded = self.load(match_id)
         final = loaded.state
-        if not final.is_terminal():
+        if not loaded.over:
             raise unavailable("a match can be replayed once it is finished")
         state = final.game.new_initial_state()
         frames = [self._frame(state, None, None)]
@@ -689,25 +856,53 @@ class MatchService:
         )
 
 
-def computer_to_move(match: Match, state: State) -> bool:
+def computer_to_move(loaded: Loaded) -> bool:
     """The computer has the move: an AI match, not over, the AI's seat to move."""
+    state = loaded.state
     return (
-        match.mode == "ai"
-        and not state.is_terminal()
+        loaded.match.mode == "ai"
+        and not loaded.over
         and not state.is_chance_node()
-        and state.current_player != match.human_seat
+        and state.current_player != loaded.match.human_seat
     )
 
 
-def _bump(connection: Connection, loaded: Loaded) -> None:
-    """Move the match's revision on from the one ``loaded`` was read at, or fail."""
+def _bump(connection: Connection, loaded: Loaded, **values: Any) -> None:
+    """Move the match's revision on from the one ``loaded`` was read at (setting ``values``
+    of the match's row with it), or fail."""
     changed = connection.execute(
         update(matches)
         .where(matches.c.id == loaded.match.id, matches.c.revision == loaded.revision)
-        .values(revision=loaded.revision + 1)
+        .values(revision=loaded.revision + 1, **values)
     )
     if changed.rowcount != 1:
         raise StaleRevision(loaded.match.id)
+
+
+def rematch_token(token: str, rematch_id: str) -> str:
+    """A player's token for a rematch: derived from their token for the match before, so
+    only they can have it and it need not be stored.
+
+    >>> rematch_token("secret", "m2") == rematch_token("secret", "m2") != rematch_token("x", "m2")
+    True
+    """
+    digest = hmac.new(token.encode(), f"rematch:{rematch_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+
+def _bump_id(connection: Connection, match_id: str) -> None:
+    connection.execute(
+        update(matches).where(matches.c.id == match_id).values(revision=matches.c.revision + 1)
+    )
+
+
+def game_over(loaded: Loaded) -> ApiError:
+    how = f" by {loaded.ending}" if loaded.ending else ""
+    return ApiError(409, "game_over", f"the match is finished{how} ({loaded.result})")
+
+
+def _returns(result: str) -> list[int]:
+    return {"1-0": [1, -1], "0-1": [-1, 1]}.get(result, [0, 0])
 
 
 def _path(state: State) -> list[State]:
