@@ -342,6 +342,7 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/matches/{match_id}/rematch": {"post"},
         "/api/matches/{match_id}/hint": {"get"},
         "/api/matches/{match_id}/analysis": {"get"},
+        "/api/matches/{match_id}/position": {"get"},
         "/api/matches/{match_id}/record": {"get"},
         "/api/matches/{match_id}/replay": {"get"},
     }
@@ -479,3 +480,21 @@ def test_assistance_defaults(client: TestClient) -> None:
         "/api/matches", json={"game": "flipflop-3x3", "mode": "online", "assist": "yes"}
     )
     assert response.json()["error"]["code"] == "bad_request"
+
+
+def test_an_earlier_position_can_be_looked_at_during_play(client: TestClient) -> None:
+    created = create(client, "flip-switch", mode="local", seed=5, options={"rounds": 1})
+    first = act(client, created, created["match"]["legal"][0])
+    now = act(client, created, first["legal"][0])
+    match_id = created["id"]
+    start = client.get(f"/api/matches/{match_id}/position", params={"ply": 0}).json()
+    assert (start["ply"], start["action"]) == (0, None)
+    fresh = create(client, "flip-switch", mode="local", seed=5, options={"rounds": 1})
+    assert start["observation"] == client.get(f"/api/matches/{fresh['id']}").json()["observation"]
+    latest = client.get(f"/api/matches/{match_id}/position", params={"ply": now["ply"]}).json()
+    spectator = client.get(f"/api/matches/{match_id}").json()
+    assert latest["observation"] == spectator["observation"]
+    assert latest["action"] == now["history"][-1]
+    beyond = client.get(f"/api/matches/{match_id}/position", params={"ply": now["ply"] + 1})
+    assert beyond.status_code == 422
+    assert beyond.json()["error"]["code"] == "bad_request"

@@ -317,6 +317,13 @@ def analysis(match_id: str, service: Service, token: Token = None) -> schemas.An
     return service.analysis(match_id, token)
 
 
+@api.get("/api/matches/{match_id}/position", responses=_errors(404, 409, 422))
+def position(match_id: str, service: Service, ply: Annotated[int, Query(ge=0)]) -> schemas.Frame:
+    """An earlier position of the match (after ``ply`` actions), as spectators saw it: to look
+    back during play."""
+    return service.position(match_id, ply)
+
+
 @api.get("/api/matches/{match_id}/record", responses=_errors(404))
 def record(match_id: str, service: Service) -> schemas.Record:
     """The engine's JSON game record (``flipgames replay`` reads it)."""

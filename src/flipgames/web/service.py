@@ -841,6 +841,21 @@ class MatchService:
             frames.append(self._frame(state, text, by))
         return schemas.Replay(frames=frames)
 
+    def position(self, match_id: str, ply: int) -> schemas.Frame:
+        """The position after ``ply`` actions, as a spectator saw it then (to look back during
+        play: nothing in it was hidden from spectators at the time)."""
+        loaded = self.load(match_id)
+        path = _path(loaded.state)
+        if not 0 <= ply < len(path):
+            raise ApiError(
+                422, "bad_request", f"ply must be 0..{len(path) - 1} in this match: {ply}"
+            )
+        state = path[ply]
+        if ply == 0:
+            return self._frame(state, None, None)
+        before = path[ply - 1]
+        return self._frame(state, before.action_to_string(state.history[-1]), before.current_player)
+
     @staticmethod
     def _frame(state: State, action: str | None, by: int | None) -> schemas.Frame:
         return schemas.Frame(
