@@ -7,7 +7,9 @@ answer (:meth:`MatchService.commit_ai`, which drops it if the match moved on mea
 broadcasts; it repeats while the computer is to move (a chance outcome may give it the move
 again). When the last WebSocket of a match closes, its task is cancelled and the worker's CPU
 freed; whoever next opens or reads the match starts it again (:meth:`AiMoves.start`), as
-does a server restarted between a human move and the reply.
+does a server restarted between a human move and the reply. With several server processes
+on one database, a task first claims the move in the database (:meth:`MatchService.claim_ai`),
+so it is worked out once.
 """
 
 from __future__ import annotations
@@ -59,10 +61,18 @@ class AiMoves:
             task.cancel()
 
     async def wait(self, match_id: str, seconds: float) -> None:
-        """Wait (at most ``seconds``) for the computer's moves in ``match_id`` to be made."""
-        task = self._tasks.get(match_id)
-        if task is not None:
-            await asyncio.wait({task}, timeout=seconds)
+        """Wait (at most ``seconds``) for the computer's moves in ``match_id`` to be made
+        (here, or by another server process: then the match is read again every 0.1 s)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while loop.time() < deadline:
+            task = self._tasks.get(match_id)
+            if task is not None:
+                await asyncio.wait({task}, timeout=deadline - loop.time())
+            loaded = await run_in_threadpool(self._service.load, match_id)
+            if self._service.ai_job(loaded) is None:
+                return
+            await asyncio.sleep(0.1)
 
     @property
     def running(self) -> int:
@@ -83,7 +93,14 @@ class AiMoves:
                 job = service.ai_job(loaded)
                 if job is None:
                     return
-                move = await self._pool.choose(job)
+                if not await run_in_threadpool(service.claim_ai, loaded):
+                    return  # another server process is working it out
+                try:
+                    move = await self._pool.choose(job)
+                except asyncio.CancelledError:
+                    # Free the claim so a process where someone watches can take it at once.
+                    await asyncio.shield(run_in_threadpool(service.release_ai, loaded))
+                    raise
                 if await run_in_threadpool(service.commit_ai, match_id, job, move) is None:
                     return  # the match moved on (an undo): the move is not wanted
                 await self._broadcast(match_id)

@@ -10,7 +10,9 @@ WebSocket hub, the routes and the error handlers. Nothing is created at import t
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -28,6 +30,7 @@ from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.errors import ApiError, CorruptMatchError
+from flipgames.web.fanout import listen, listen_url
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
 from flipgames.web.service import LiveMatches, MatchService
@@ -70,7 +73,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = listen_url(settings.database_url)
+        listener = None
+        if url is not None:
+            listener = asyncio.create_task(listen(url, service.origin, broadcast))
         yield
+        if listener is not None:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
         await app.state.ai_moves.close()
         pool.close()
         engine.dispose()
@@ -134,6 +144,13 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app for ``flipgames serve --workers N``: uvicorn starts each worker process from
+    this factory, so the settings come from the environment ``serve`` sets
+    (``FLIPGAMES_DATABASE_URL``)."""
+    return create_app(Settings(database_url=os.environ["FLIPGAMES_DATABASE_URL"]))
 
 
 def error_response(error: ApiError) -> JSONResponse:

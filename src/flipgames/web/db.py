@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-4
+5
 >>> migrate(engine)  # already current: nothing to do
-4
+5
 """
 
 from __future__ import annotations
@@ -88,6 +88,10 @@ matches = Table(
     Column("draw_offer", Integer),
     # The match this one was followed by (same options, seats swapped).
     Column("rematch_id", String(32)),
+    # A server process working out the computer's move at this revision, until this time
+    # (several processes on one database: the move is worked out once).
+    Column("ai_claim_revision", Integer),
+    Column("ai_claim_until", DateTime(timezone=True)),
 )
 
 seats = Table(
@@ -152,6 +156,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN ending_result VARCHAR(8)",
         "ALTER TABLE matches ADD COLUMN draw_offer INTEGER",
         "ALTER TABLE matches ADD COLUMN rematch_id VARCHAR(32)",
+    ),
+    (
+        "ALTER TABLE matches ADD COLUMN ai_claim_revision INTEGER",
+        "ALTER TABLE matches ADD COLUMN ai_claim_until TIMESTAMP WITH TIME ZONE",
     ),
 )
 

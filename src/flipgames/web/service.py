@@ -43,10 +43,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import (
@@ -231,6 +231,8 @@ class MatchService:
         self._locks = tuple(threading.Lock() for _ in range(64))
         #: How many times a match was rebuilt from the database (tests read it).
         self.replays = 0
+        #: This process's name in change announcements, so it skips its own.
+        self.origin = secrets.token_hex(6)
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
@@ -557,7 +559,7 @@ class MatchService:
                 )
 
             def delete_from_target(connection: Connection) -> None:
-                _bump(connection, loaded)
+                _bump(connection, loaded, self.origin)
                 connection.execute(
                     delete(actions).where(actions.c.match_id == match_id, actions.c.ply >= target)
                 )
@@ -665,7 +667,7 @@ class MatchService:
         )
 
         def write(connection: Connection) -> None:
-            _bump(connection, loaded, rematch_id=new_id)
+            _bump(connection, loaded, self.origin, rematch_id=new_id)
             connection.execute(
                 insert(matches).values(
                     id=new_id,
@@ -691,7 +693,7 @@ class MatchService:
     def _set(self, loaded: Loaded, **values: Any) -> Loaded:
         """Change the match's row (ending, draw offer) with its revision; the new live state."""
         try:
-            self._tx.run(lambda connection: _bump(connection, loaded, **values))
+            self._tx.run(lambda connection: _bump(connection, loaded, self.origin, **values))
         except StaleRevision:
             raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
         after = replace(loaded, revision=loaded.revision + 1, **values)
@@ -708,7 +710,7 @@ class MatchService:
         offer = loaded.draw_offer if loaded.draw_offer == state.current_player else None
 
         def write(connection: Connection) -> None:
-            _bump(connection, loaded, draw_offer=offer)
+            _bump(connection, loaded, self.origin, draw_offer=offer)
             connection.execute(
                 insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
             )
@@ -743,6 +745,46 @@ class MatchService:
             actions=tuple(loaded.state.history_notation()),
             level=match.level,
             seed=match.seed,
+        )
+
+    def claim_ai(self, loaded: Loaded, *, seconds: float = 120.0) -> bool:
+        """Claim the computer's move in ``loaded`` for this process, so that with several
+        server processes on one database it is worked out once. A claim lasts ``seconds``
+        (a process that died frees it then) or until the match changes."""
+        now = datetime.now(UTC)
+        claimed = self._tx.run(
+            lambda connection: (
+                connection.execute(
+                    update(matches)
+                    .where(
+                        matches.c.id == loaded.match.id,
+                        matches.c.revision == loaded.revision,
+                        or_(
+                            matches.c.ai_claim_revision.is_(None),
+                            matches.c.ai_claim_revision != loaded.revision,
+                            matches.c.ai_claim_until < now,
+                        ),
+                    )
+                    .values(
+                        ai_claim_revision=loaded.revision,
+                        ai_claim_until=now + timedelta(seconds=seconds),
+                    )
+                ).rowcount
+            )
+        )
+        return bool(claimed == 1)
+
+    def release_ai(self, loaded: Loaded) -> None:
+        """Give up a claim (the move was cancelled): another process may take it at once."""
+        self._tx.run(
+            lambda connection: connection.execute(
+                update(matches)
+                .where(
+                    matches.c.id == loaded.match.id,
+                    matches.c.ai_claim_revision == loaded.revision,
+                )
+                .values(ai_claim_revision=None, ai_claim_until=None)
+            )
         )
 
     def commit_ai(self, match_id: str, job: AiJob, move: str) -> Loaded | None:
@@ -882,16 +924,27 @@ def computer_to_move(loaded: Loaded) -> bool:
     )
 
 
-def _bump(connection: Connection, loaded: Loaded, **values: Any) -> None:
+#: The PostgreSQL channel on which every change of a match is announced (payload
+#: ``origin:match_id``), for the other server processes' WebSockets (see web/fanout.py).
+CHANNEL = "flipgames_matches"
+
+
+def _bump(connection: Connection, loaded: Loaded, origin: str = "", **values: Any) -> None:
     """Move the match's revision on from the one ``loaded`` was read at (setting ``values``
-    of the match's row with it), or fail."""
+    of the match's row with it), or fail. On PostgreSQL the change is announced to the other
+    server processes when the transaction commits."""
     changed = connection.execute(
         update(matches)
         .where(matches.c.id == loaded.match.id, matches.c.revision == loaded.revision)
-        .values(revision=loaded.revision + 1, **values)
+        .values(revision=loaded.revision + 1, ai_claim_revision=None, **values)
     )
     if changed.rowcount != 1:
         raise StaleRevision(loaded.match.id)
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{origin}:{loaded.match.id}"},
+        )
 
 
 def rematch_token(token: str, rematch_id: str) -> str:
