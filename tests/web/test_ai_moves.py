@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,6 +18,8 @@ from fastapi.testclient import TestClient
 from flipgames.web.aipool import AiJob, AiPool
 from flipgames.web.app import create_app
 from flipgames.web.settings import Settings
+
+T = TypeVar("T")
 
 
 class HeldPool(AiPool):
@@ -53,6 +56,13 @@ def create_ai_match(client: TestClient, **fields: Any) -> dict[str, Any]:
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
+
+
+def run(scenario: Coroutine[Any, Any, T]) -> T:
+    """Run ``scenario`` on an event loop of its own thread (the browser tests' Playwright
+    keeps a loop running in the main thread for the whole session)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, scenario).result()
 
 
 def until(condition: Any) -> None:
@@ -150,7 +160,7 @@ def test_a_cancelled_job_kills_its_worker_process() -> None:
         finally:
             pool.close()
 
-    pid, left = asyncio.run(scenario())
+    pid, left = run(scenario())
     assert not left
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
@@ -166,4 +176,4 @@ def test_a_failing_job_is_an_error_and_the_pool_goes_on() -> None:
         finally:
             pool.close()
 
-    assert asyncio.run(scenario())
+    assert run(scenario())

@@ -21,7 +21,10 @@ one costs milliseconds, not an interpreter's start-up. A worker whose server die
 ...         pool.close()
 >>> from flipgames import make
 >>> state = make("flipflop-3x3").state_from_actions(["b1xb3"])
->>> asyncio.run(demo()) in [state.action_to_string(a) for a in state.legal_actions()]
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever runs in this thread
+...     move = thread.submit(asyncio.run, demo()).result()
+>>> move in [state.action_to_string(a) for a in state.legal_actions()]
 True
 """
 
