@@ -182,32 +182,49 @@ def test_online_assistance_is_off_unless_the_creator_turns_it_on(browser: Any, a
         context.close()
 
 
+def hold_the_computers_moves(page: Any, held: list[str]) -> list[Any]:
+    """Pass the match's WebSocket through, holding back every view the computer moved in;
+    return the routed sockets (a test sends a held view on with ``sockets[-1].send``)."""
+    sockets: list[Any] = []
+
+    def route(socket: Any) -> None:
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "view" and data["match"]["actors"][-1:] == [1]:
+                held.append(str(message))
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/matches/"), route)
+    return sockets
+
+
 def test_the_computer_is_seen_thinking(page: Any, arcade: str) -> None:
-    # Creating a game in which the computer moves first: the answer waits for its move.
-    held: list[Any] = []
-    page.route("**/api/matches", lambda route: held.append(route))
-    page.goto(arcade + "/")
-    page.click(".game-card[data-game='flipflop'] button.play")
-    page.check("input[name=mode][value=ai]")
-    page.select_option("[name='seat']", "1")
-    page.click("#start")
-    page.wait_for_selector("#new-game-status:not([hidden])")
-    assert "thinking" in page.inner_text("#new-game-status")
-    assert page.locator("#new-game-status .spinner").is_visible()
-    held_back(page, held, 1).continue_()
-    page.unroute("**/api/matches")
-    page.wait_for_selector(".board-svg")
-    page.wait_for_function(MY_TURN_OR_OVER)
-    assert len(match(arcade, page.url.split("/play/")[1].split("?")[0])["history"]) == 1
-    # After each of the player's moves, until the computer's answer arrives.
-    page.route("**/actions", lambda route: held.append(route))
+    # The player's move is shown at once; the computer's reply comes over the socket later,
+    # and until it does the page says the computer is thinking.
+    created = create(arcade, "flipflop", mode="ai", level="easy", seed=3)
+    held: list[str] = []
+    sockets = hold_the_computers_moves(page, held)
+    open_match(page, arcade, created)
     page.locator(".target.source").first.click()
     page.locator(".target.move, .target.capture").first.click()
     page.wait_for_selector("#thinking:not([hidden])")
     assert page.inner_text("#status-text") == "The computer is thinking…"
-    held_back(page, held, 2).continue_()
+    assert page.locator("#moves .turn").count() == 1  # the player's move, shown already
+    for _ in range(200):  # the reply arrives on the (held) socket: a bounded wait
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the computer's move never came"
+    sockets[-1].send(held[0])
     page.wait_for_function(MY_TURN_OR_OVER)
     assert page.locator("#thinking").is_hidden()
+    assert len(match(arcade, created["id"])["history"]) == 2
 
 
 def test_an_error_toast_leaves_the_board_visible(page: Any, arcade: str) -> None:

@@ -32,20 +32,33 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield test_client
 
 
+def settled(client: TestClient, view: Any, token: str) -> Any:
+    """``view``, or once the computer has moved if it is thinking (a waiting read)."""
+    if not view["thinking"]:
+        return view
+    response = client.get(f"/api/matches/{view['id']}", params={"token": token, "wait": True})
+    assert response.status_code == 200, response.text
+    after = response.json()
+    assert not after["thinking"], "the computer did not move within the wait"
+    return after
+
+
 def create(client: TestClient, game: str, **fields: Any) -> dict[str, Any]:
     response = client.post("/api/matches", json={"game": game, **fields})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
+    created["match"] = settled(client, created["match"], created["token"])
     return created
 
 
 def act(client: TestClient, created: dict[str, Any], action: str, token: str = "") -> Any:
+    """Play ``action`` and return the view once the computer (if any) has answered."""
+    token = token or created["token"]
     response = client.post(
-        f"/api/matches/{created['id']}/actions",
-        json={"token": token or created["token"], "action": action},
+        f"/api/matches/{created['id']}/actions", json={"token": token, "action": action}
     )
     assert response.status_code == 200, response.text
-    return response.json()
+    return settled(client, response.json(), token)
 
 
 def play_out(client: TestClient, created: dict[str, Any], rng: random.Random) -> Any:
@@ -324,8 +337,12 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/matches/{match_id}": {"get"},
         "/api/matches/{match_id}/actions": {"post"},
         "/api/matches/{match_id}/undo": {"post"},
+        "/api/matches/{match_id}/resign": {"post"},
+        "/api/matches/{match_id}/draw": {"post"},
+        "/api/matches/{match_id}/rematch": {"post"},
         "/api/matches/{match_id}/hint": {"get"},
         "/api/matches/{match_id}/analysis": {"get"},
+        "/api/matches/{match_id}/position": {"get"},
         "/api/matches/{match_id}/record": {"get"},
         "/api/matches/{match_id}/replay": {"get"},
     }
@@ -463,3 +480,21 @@ def test_assistance_defaults(client: TestClient) -> None:
         "/api/matches", json={"game": "flipflop-3x3", "mode": "online", "assist": "yes"}
     )
     assert response.json()["error"]["code"] == "bad_request"
+
+
+def test_an_earlier_position_can_be_looked_at_during_play(client: TestClient) -> None:
+    created = create(client, "flip-switch", mode="local", seed=5, options={"rounds": 1})
+    first = act(client, created, created["match"]["legal"][0])
+    now = act(client, created, first["legal"][0])
+    match_id = created["id"]
+    start = client.get(f"/api/matches/{match_id}/position", params={"ply": 0}).json()
+    assert (start["ply"], start["action"]) == (0, None)
+    fresh = create(client, "flip-switch", mode="local", seed=5, options={"rounds": 1})
+    assert start["observation"] == client.get(f"/api/matches/{fresh['id']}").json()["observation"]
+    latest = client.get(f"/api/matches/{match_id}/position", params={"ply": now["ply"]}).json()
+    spectator = client.get(f"/api/matches/{match_id}").json()
+    assert latest["observation"] == spectator["observation"]
+    assert latest["action"] == now["history"][-1]
+    beyond = client.get(f"/api/matches/{match_id}/position", params={"ply": now["ply"] + 1})
+    assert beyond.status_code == 422
+    assert beyond.json()["error"]["code"] == "bad_request"

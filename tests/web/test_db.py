@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, insert, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 
+from flipgames.web.ai import Solutions
 from flipgames.web.app import create_app
 from flipgames.web.db import (
     MIGRATIONS,
@@ -28,6 +29,7 @@ from flipgames.web.db import (
     metadata,
     migrate,
 )
+from flipgames.web.service import LiveMatches, MatchService, StaleRevision
 from flipgames.web.settings import Settings
 
 # PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
@@ -164,12 +166,20 @@ def test_a_match_continues_in_a_new_app_on_the_same_database(database_url: str) 
     assert view["history"] == ["b1xb3", "a3xb3"]
 
 
+def wait_for_the_computer(client: TestClient, match_id: str, token: str) -> Any:
+    response = client.get(f"/api/matches/{match_id}", params={"token": token, "wait": True})
+    assert response.status_code == 200, response.text
+    assert not response.json()["thinking"]
+    return response.json()
+
+
 def test_undo_deletes_the_taken_back_rows(database_url: str, engine: Engine) -> None:
     with app_client(database_url) as client:
         created = client.post(
             "/api/matches", json={"game": "flipflop-3x3", "mode": "ai", "seed": 3}
         ).json()
         post_action(client, created["id"], created["token"], "b1-b2")
+        wait_for_the_computer(client, created["id"], created["token"])
         assert count_actions(engine) == 2
         response = client.post(
             f"/api/matches/{created['id']}/undo", json={"token": created["token"]}
@@ -182,17 +192,20 @@ def test_a_match_left_before_its_follow_ups_gets_them_on_load(
     database_url: str, engine: Engine
 ) -> None:
     # A server killed between committing the human's action and the AI's reply leaves the AI
-    # to move; the next load makes the reply.
+    # to move; the next load starts the reply.
     with app_client(database_url) as client:
         created = client.post(
             "/api/matches", json={"game": "flipflop-3x3", "mode": "ai", "seed": 5}
         ).json()
     with engine.begin() as connection:
         connection.execute(insert(actions).values(match_id=created["id"], ply=0, action="b1-b2"))
+        connection.execute(update(matches).values(revision=1))
     with app_client(database_url) as client:
         view = client.get(f"/api/matches/{created['id']}", params={"token": created["token"]})
-    assert view.json()["ply"] == 2
-    assert view.json()["current_player"] == 0
+        assert (view.json()["ply"], view.json()["thinking"]) == (1, True)
+        after = wait_for_the_computer(client, created["id"], created["token"])
+    assert after["ply"] == 2
+    assert after["current_player"] == 0
     assert count_actions(engine) == 2
 
 
@@ -205,6 +218,8 @@ def test_a_match_that_no_longer_replays_is_an_internal_error_and_logged(
         post_action(client, match_id, created.json()["token"], "b1xb3")
         with engine.begin() as connection:
             connection.execute(update(actions).values(action="c3-c1"))
+            # As any writer does (see matches.revision): the server's live copy is now old.
+            connection.execute(update(matches).values(revision=matches.c.revision + 1))
         with caplog.at_level(logging.ERROR, logger="flipgames.web.service"):
             response = client.get(f"/api/matches/{match_id}")
     assert response.status_code == 500
@@ -230,3 +245,87 @@ def test_matches_from_before_the_assist_setting_keep_help_against_the_ai_only(
     with engine.connect() as connection:
         rows = connection.execute(select(matches.c.id, matches.c.assist)).all()
     assert dict((r.id, r.assist) for r in rows) == {"a": True, "o": False, "l": False}
+
+
+def test_a_match_under_other_rules_is_a_clear_409(database_url: str, engine: Engine) -> None:
+    with app_client(database_url) as client:
+        created = client.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        match_id = created.json()["id"]
+    with engine.begin() as connection:
+        connection.execute(update(matches).values(rules_version=99))
+    with app_client(database_url) as client:
+        response = client.get(f"/api/matches/{match_id}")
+        page = client.get(f"/play/{match_id}")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "rules_changed"
+    assert "version 99" in response.json()["error"]["message"]
+    assert page.status_code == 409
+    assert "version 99" in page.text
+
+
+def test_matches_from_before_rules_versions_are_version_1_with_their_revision(
+    engine: Engine,
+) -> None:
+    migrate(engine, MIGRATIONS[:2])
+    new_match(engine)
+    with engine.begin() as connection:
+        connection.execute(insert(actions).values(match_id="m1", ply=0, action="b1xb3"))
+    assert migrate(engine) == len(MIGRATIONS)
+    with engine.connect() as connection:
+        row = connection.execute(select(matches.c.rules_version, matches.c.revision)).one()
+    assert (row.rules_version, row.revision) == (1, 1)
+
+
+def test_a_live_match_follows_writes_by_another_server(database_url: str) -> None:
+    # Two servers on one database, each holding the match live: each sees the other's moves.
+    with app_client(database_url) as first, app_client(database_url) as second:
+        created = first.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        match_id, token = created.json()["id"], created.json()["token"]
+        assert second.get(f"/api/matches/{match_id}").json()["ply"] == 0
+        post_action(first, match_id, token, "b1xb3")
+        assert post_action(second, match_id, token, "a3xb3")["history"] == ["b1xb3", "a3xb3"]
+        assert first.get(f"/api/matches/{match_id}").json()["history"] == ["b1xb3", "a3xb3"]
+
+
+def test_a_write_from_an_old_revision_is_refused(engine: Engine) -> None:
+    # The race the live check cannot see (another server writes between this one's read and
+    # its write) is caught by the revision in the write itself.
+    migrate(engine)
+    first, second = MatchService(engine, Solutions()), MatchService(engine, Solutions())
+    created = first.create(
+        "flipflop-3x3", {}, mode="local", level=None, seat=0, seed=1, assist=None
+    )
+    before = second.load(created.match_id)
+    first.act(created.match_id, created.token, "b1xb3", ply=0)
+    with pytest.raises(StaleRevision):
+        second._commit(before, before.state.parse_action("b1-b2"))
+    assert second.load(created.match_id).state.history_notation() == ["b1xb3"]
+
+
+def test_a_match_is_replayed_once_per_load_not_per_request(database_url: str) -> None:
+    with app_client(database_url) as first:
+        created = first.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        match_id, token = created.json()["id"], created.json()["token"]
+        post_action(first, match_id, token, "b1xb3")
+    with app_client(database_url) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.replays == 0
+        with client.websocket_connect(f"/ws/matches/{match_id}") as watcher:
+            watcher.receive_json()
+            for action in ("a3xb3", "a1-b1"):
+                post_action(client, match_id, token, action)
+                assert watcher.receive_json()["match"]["history"][-1] == action
+            client.get(f"/api/matches/{match_id}/record")
+        assert service.replays == 1
+
+
+def test_live_matches_are_bounded_and_dropped_when_idle() -> None:
+    now = [0.0]
+    live = LiveMatches(capacity=3, idle_seconds=10, clock=lambda: now[0])
+    live.put("old", 1)
+    now[0] = 5.0
+    live.put("recent", 2)
+    now[0] = 12.0
+    live.put("new", 3)  # "old" has been unused for 12 s: dropped
+    assert (live.get("old"), live.get("recent"), live.get("new")) == (None, 2, 3)
+    assert len(live) == 2

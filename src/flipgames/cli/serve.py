@@ -1,6 +1,8 @@
 """``flipgames serve``: run the web arcade on uvicorn.
 
-``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL]`` prints the address to open.
+``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` prints the
+address to open. ``--workers N`` runs N server processes on the port (PostgreSQL only: they
+share the database, and each match's updates reach every process's WebSockets).
 Without ``--db`` matches are kept in an SQLite file in the user's data folder
 (``$FLIPGAMES_DATA``, else ``$XDG_DATA_HOME/flipgames``, else ``~/.local/share/flipgames``).
 ``python -m flipgames.cli.serve`` takes the same arguments.
@@ -9,14 +11,15 @@ Without ``--db`` matches are kept in an SQLite file in the user's data folder
 >>> parser = argparse.ArgumentParser(prog="flipgames")
 >>> add_serve_command(parser.add_subparsers())
 >>> args = parser.parse_args(["serve", "--port", "8123"])
->>> args.host, args.port, args.db
-('127.0.0.1', 8123, None)
+>>> args.host, args.port, args.db, args.workers
+('127.0.0.1', 8123, None, 1)
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -43,6 +46,9 @@ class RedactTokens(logging.Filter):
         return True
 
 
+#: More server processes than this on one host only thrash (each holds its own AI pool).
+MAX_WORKERS = 64
+
 _PASSWORD = re.compile(r"(\w+://[^:/@\s]*:)[^@\s]*@")
 
 
@@ -59,7 +65,21 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         help="SQLAlchemy database URL, e.g. sqlite:///arcade.sqlite or "
         "postgresql://user@host/db (default: an SQLite file in your data folder)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes (more than one needs a PostgreSQL --db)",
+    )
     parser.set_defaults(run=cmd_serve)
+
+
+def _cannot_open(exc: Exception) -> FlipgamesError:
+    """A URL that names no database SQLAlchemy can open, or a server that refuses us, as one
+    line. The password of a URL never reaches the screen (or a log that captures it)."""
+    reason = _PASSWORD.sub(r"\1***@", str(exc).splitlines()[0])
+    return FlipgamesError(f"--db: cannot open the database: {reason}")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -69,6 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from sqlalchemy.exc import SQLAlchemyError
 
         from flipgames.web.app import create_app
+        from flipgames.web.db import make_engine, migrate
         from flipgames.web.settings import Settings, default_database_url
     except ImportError as exc:
         raise FlipgamesError(
@@ -76,24 +97,45 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "pip install 'flipgames[web]'"
         ) from None
     settings = Settings(database_url=args.db or default_database_url())
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise FlipgamesError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
+    if args.workers > 1 and not settings.database_url.startswith(("postgresql", "postgres")):
+        raise FlipgamesError(
+            "--workers above 1 needs a PostgreSQL database (--db postgresql://...): SQLite "
+            "is for one server process"
+        )
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    logging.getLogger("uvicorn.access").addFilter(RedactTokens())
+    # WebSocket messages get the same limit as request bodies (with room for framing).
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": "info",
+        "ws_max_size": settings.max_body_bytes * 2,
+    }
+    if args.workers > 1:
+        # Each worker process builds its own app from the environment.
+        os.environ["FLIPGAMES_DATABASE_URL"] = settings.database_url
+        try:
+            engine = make_engine(settings.database_url)
+            migrate(engine)  # once, before the workers would race to
+        except SQLAlchemyError as exc:
+            raise _cannot_open(exc) from None
+        engine.dispose()
+        print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
+        uvicorn.run(
+            "flipgames.web.app:app_from_environment",
+            factory=True,
+            workers=args.workers,
+            **options,
+        )
+        return 0
     try:
         app = create_app(settings)
     except SQLAlchemyError as exc:
-        # A URL that names no database SQLAlchemy can open, or a server that refuses us.
-        # The password of a URL never reaches the screen (or a log that captures it).
-        reason = _PASSWORD.sub(r"\1***@", str(exc).splitlines()[0])
-        raise FlipgamesError(f"--db: cannot open the database: {reason}") from None
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    logging.getLogger("uvicorn.access").addFilter(RedactTokens())
+        raise _cannot_open(exc) from None
     print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level="info",
-        # WebSocket messages get the same limit as request bodies (with room for framing).
-        ws_max_size=settings.max_body_bytes * 2,
-    )
+    uvicorn.run(app, **options)
     return 0
 
 

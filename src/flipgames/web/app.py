@@ -10,7 +10,9 @@ WebSocket hub, the routes and the error handlers. Nothing is created at import t
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -24,11 +26,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from flipgames import __version__
 from flipgames.web import errors, routes
 from flipgames.web.ai import Solutions
+from flipgames.web.aimoves import AiMoves
+from flipgames.web.aipool import AiPool
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.errors import ApiError, CorruptMatchError
+from flipgames.web.fanout import listen, listen_url
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
-from flipgames.web.service import MatchService
+from flipgames.web.service import LiveMatches, MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
 
@@ -53,18 +58,31 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(settings: Settings, *, solutions: Solutions | None = None) -> FastAPI:
+def create_app(
+    settings: Settings, *, solutions: Solutions | None = None, ai_pool: AiPool | None = None
+) -> FastAPI:
     """Build the arcade for ``settings``; the database is migrated to the current schema.
 
-    ``solutions`` lets several apps (tests) share solved games instead of solving again.
+    ``solutions`` lets several apps (tests) share solved games instead of solving again;
+    ``ai_pool`` replaces the worker processes that choose the computer's moves (the app
+    closes it when it stops).
     """
     engine = make_engine(settings.database_url, busy_timeout=min(5.0, settings.lock_wait_seconds))
     migrate(engine)
     redact_server_logs()
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = listen_url(settings.database_url)
+        listener = None
+        if url is not None:
+            listener = asyncio.create_task(listen(url, service.origin, broadcast))
         yield
+        if listener is not None:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
+        await app.state.ai_moves.close()
+        pool.close()
         engine.dispose()
 
     app = FastAPI(
@@ -79,8 +97,16 @@ def create_app(settings: Settings, *, solutions: Solutions | None = None) -> Fas
     )
     app.state.settings = settings
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
-    app.state.service = MatchService(engine, solutions or Solutions(), transactions)
-    app.state.hub = Hub()
+    live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
+    service = MatchService(engine, solutions or Solutions(), transactions, live)
+    app.state.service = service
+    hub = app.state.hub = Hub()
+    pool = ai_pool or AiPool(max(1, settings.ai_workers))
+
+    async def broadcast(match_id: str) -> None:
+        await hub.broadcast(match_id, routes.loader(service, match_id))
+
+    app.state.ai_moves = AiMoves(service, pool, broadcast)
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
 
@@ -118,6 +144,13 @@ def create_app(settings: Settings, *, solutions: Solutions | None = None) -> Fas
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app for ``flipgames serve --workers N``: uvicorn starts each worker process from
+    this factory, so the settings come from the environment ``serve`` sets
+    (``FLIPGAMES_DATABASE_URL``)."""
+    return create_app(Settings(database_url=os.environ["FLIPGAMES_DATABASE_URL"]))
 
 
 def error_response(error: ApiError) -> JSONResponse:

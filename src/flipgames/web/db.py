@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-2
+5
 >>> migrate(engine)  # already current: nothing to do
-2
+5
 """
 
 from __future__ import annotations
@@ -73,6 +73,25 @@ matches = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # Hints and analysis allowed (for every seat alike); see docs/web.md, "Assistance".
     Column("assist", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    # The game's rules version when the match was created (see rules_version): a match is
+    # replayed only under the rules it was played by.
+    Column("rules_version", Integer, nullable=False, server_default=text("1")),
+    # Counts every change of the match's actions (an action, an undo). A writer names the
+    # revision it read and fails if another got there first; readers holding a match in
+    # memory compare it with theirs (one small read instead of a replay).
+    Column("revision", Integer, nullable=False, server_default=text("0")),
+    # How a match ended outside the rules engine: "resignation" or "agreement" (a draw), with
+    # the result it ended with; both null while the engine decides.
+    Column("ending", String(16)),
+    Column("ending_result", String(8)),
+    # The seat offering a draw now, if any.
+    Column("draw_offer", Integer),
+    # The match this one was followed by (same options, seats swapped).
+    Column("rematch_id", String(32)),
+    # A server process working out the computer's move at this revision, until this time
+    # (several processes on one database: the move is worked out once).
+    Column("ai_claim_revision", Integer),
+    Column("ai_claim_until", DateTime(timezone=True)),
 )
 
 seats = Table(
@@ -124,6 +143,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN assist BOOLEAN NOT NULL DEFAULT FALSE",
         "UPDATE matches SET assist = TRUE WHERE mode = 'ai'",
     ),
+    (
+        # Matches from before rules versions were recorded were played by version 1 of every
+        # game's rules; the revision starts at how many actions they have.
+        "ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE matches ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+        "UPDATE matches SET revision = "
+        "(SELECT COUNT(*) FROM actions WHERE actions.match_id = matches.id)",
+    ),
+    (
+        "ALTER TABLE matches ADD COLUMN ending VARCHAR(16)",
+        "ALTER TABLE matches ADD COLUMN ending_result VARCHAR(8)",
+        "ALTER TABLE matches ADD COLUMN draw_offer INTEGER",
+        "ALTER TABLE matches ADD COLUMN rematch_id VARCHAR(32)",
+    ),
+    (
+        "ALTER TABLE matches ADD COLUMN ai_claim_revision INTEGER",
+        "ALTER TABLE matches ADD COLUMN ai_claim_until TIMESTAMP WITH TIME ZONE",
+    ),
 )
 
 
@@ -168,6 +205,10 @@ def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
+        # In WAL mode NORMAL syncs at checkpoints, not at every commit: a committed action
+        # survives the server being killed (it is in the operating system's hands), and
+        # only a power cut could lose the last few. FULL costs an fsync per action.
+        cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")

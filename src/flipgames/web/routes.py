@@ -6,6 +6,7 @@ they are (their scripts read the match id and token from the address).
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -20,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.registry import game_names
 from flipgames.web import errors, schemas
+from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
@@ -28,6 +30,9 @@ from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
 
 log = logging.getLogger(__name__)
+
+#: The longest a ``wait=true`` read waits for the computer's move.
+WAIT_SECONDS = 30.0
 
 api = APIRouter()
 pages = APIRouter(include_in_schema=False)
@@ -68,7 +73,7 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": schemas.ErrorResponse} for status in statuses}
 
 
-def _loader(service: MatchService, match_id: str) -> Callable[[], Render]:
+def loader(service: MatchService, match_id: str) -> Callable[[], Render]:
     def load() -> Render:
         loaded = service.load(match_id)
         return lambda viewer: service.view(loaded, viewer)
@@ -78,7 +83,14 @@ def _loader(service: MatchService, match_id: str) -> Callable[[], Render]:
 
 async def _broadcast(request: Request, match_id: str) -> None:
     hub: Hub = request.app.state.hub
-    await hub.broadcast(match_id, _loader(_service(request), match_id))
+    await hub.broadcast(match_id, loader(_service(request), match_id))
+
+
+def _think(connection: HTTPConnection, view: schemas.View) -> None:
+    """Have the computer work out its move if ``view`` says it is to move."""
+    if view.thinking:
+        ai_moves: AiMoves = connection.app.state.ai_moves
+        ai_moves.start(view.id)
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -137,7 +149,9 @@ def game_rules(name: str, service: Service) -> schemas.RulesInfo:
     responses=_errors(404, 409, 413, 422, 429),
     dependencies=[Depends(limit_matches)],
 )
-async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.Created:
+async def create_match(
+    body: schemas.CreateMatch, service: Service, request: Request
+) -> schemas.Created:
     """Create a match; the answer holds the creator's seat token and links."""
     created = await run_in_threadpool(
         lambda: service.create(
@@ -151,6 +165,7 @@ async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.C
         )
     )
     match_id = created.match_id
+    _think(request, created.view)
     invite = f"/play/{match_id}?token={created.invite_token}" if created.invite_token else None
     return schemas.Created(
         id=match_id,
@@ -165,11 +180,32 @@ async def create_match(body: schemas.CreateMatch, service: Service) -> schemas.C
     )
 
 
-@api.get("/api/matches/{match_id}", responses=_errors(403, 404))
-def get_match(match_id: str, service: Service, token: Token = None) -> schemas.View:
-    """The match as the token's seat sees it; without a token, as a spectator."""
-    loaded = service.load(match_id)
-    return service.view(loaded, service.viewer(loaded, token))
+@api.get("/api/matches/{match_id}", responses=_errors(403, 404, 409))
+async def get_match(
+    match_id: str,
+    service: Service,
+    request: Request,
+    token: Token = None,
+    wait: Annotated[
+        bool,
+        Query(
+            description="while the computer is thinking, answer once it has moved (or after "
+            f"{WAIT_SECONDS:.0f} s, still thinking)"
+        ),
+    ] = False,
+) -> schemas.View:
+    """The match as the token's seat sees it; without a token, as a spectator. While the
+    computer is to move (``thinking``) its move comes over the WebSocket, or ask with
+    ``wait=true``."""
+    loaded = await run_in_threadpool(service.load, match_id)
+    view = service.view(loaded, service.viewer(loaded, token))
+    _think(request, view)
+    if wait and view.thinking:
+        ai_moves: AiMoves = request.app.state.ai_moves
+        await ai_moves.wait(match_id, WAIT_SECONDS)
+        loaded = await run_in_threadpool(service.load, match_id)
+        view = service.view(loaded, service.viewer(loaded, token))
+    return view
 
 
 @api.post(
@@ -180,10 +216,12 @@ def get_match(match_id: str, service: Service, token: Token = None) -> schemas.V
 async def post_action(
     match_id: str, body: schemas.ActionRequest, service: Service, request: Request
 ) -> schemas.View:
-    """Play an action; it is committed (with any chance and AI follow-ups) before the answer
-    and before it is broadcast."""
+    """Play an action; it is committed (with any chance outcome that follows) before the
+    answer and before it is broadcast. Against the AI the answer says ``thinking``: the
+    computer's reply comes later, as a broadcast."""
     view = await run_in_threadpool(service.act, match_id, body.token, body.action, body.ply)
     await _broadcast(request, match_id)
+    _think(request, view)
     return view
 
 
@@ -197,8 +235,66 @@ async def undo(
 ) -> schemas.View:
     """Against the AI: back to your previous decision."""
     view = await run_in_threadpool(service.undo, match_id, body.token)
+    ai_moves: AiMoves = request.app.state.ai_moves
+    ai_moves.cancel(match_id)  # the move it was working out is taken back
     await _broadcast(request, match_id)
     return view
+
+
+@api.post(
+    "/api/matches/{match_id}/resign",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def resign(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.View:
+    """Give up: the other player wins (on a shared screen, the player to move resigns)."""
+    view = await run_in_threadpool(service.resign, match_id, body.token)
+    ai_moves: AiMoves = request.app.state.ai_moves
+    ai_moves.cancel(match_id)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.post(
+    "/api/matches/{match_id}/draw",
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def draw(
+    match_id: str, body: schemas.DrawRequest, service: Service, request: Request
+) -> schemas.View:
+    """Online: offer a draw, or accept or decline the other player's offer."""
+    view = await run_in_threadpool(service.draw, match_id, body.token, body.answer)
+    await _broadcast(request, match_id)
+    return view
+
+
+@api.post(
+    "/api/matches/{match_id}/rematch",
+    status_code=201,
+    responses=_errors(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def rematch(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.Created:
+    """A finished match: the same game again, seats swapped. The first player to ask creates
+    it, the other joins it by asking too; each gets their own seat's token."""
+    created = await run_in_threadpool(service.rematch, match_id, body.token)
+    await _broadcast(request, match_id)  # the other player's page offers to join
+    _think(request, created.view)
+    new_id = created.match_id
+    return schemas.Created(
+        id=new_id,
+        seat=created.seat,
+        token=created.token,
+        links=schemas.Links(
+            play=f"/play/{new_id}?token={created.token}", invite=None, watch=f"/watch/{new_id}"
+        ),
+        match=created.view,
+    )
 
 
 @api.get(
@@ -219,6 +315,13 @@ def hint(match_id: str, service: Service, token: Token = None) -> schemas.Hint:
 def analysis(match_id: str, service: Service, token: Token = None) -> schemas.Analysis:
     """Solved games: every legal action's perfect-play value for the player to move."""
     return service.analysis(match_id, token)
+
+
+@api.get("/api/matches/{match_id}/position", responses=_errors(404, 409, 422))
+def position(match_id: str, service: Service, ply: Annotated[int, Query(ge=0)]) -> schemas.Frame:
+    """An earlier position of the match (after ``ply`` actions), as spectators saw it: to look
+    back during play."""
+    return service.position(match_id, ply)
 
 
 @api.get("/api/matches/{match_id}/record", responses=_errors(404))
@@ -278,15 +381,19 @@ def describe_errors(errors: Any) -> str:
 
 
 @api.websocket("/ws/matches/{match_id}")
-async def match_socket(websocket: WebSocket, match_id: str, token: str | None = None) -> None:
+async def match_socket(
+    websocket: WebSocket, match_id: str, token: str | None = None, presence: bool = False
+) -> None:
     """Live views of a match; seats may send actions (see docs/web-api.md)."""
     service: MatchService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
+    ai_moves: AiMoves = websocket.app.state.ai_moves
     settings: Settings = websocket.app.state.settings
     await websocket.accept()
     try:
         loaded = await run_in_threadpool(service.load, match_id)
         viewer = service.viewer(loaded, token)
+        thinking = service.ai_job(loaded) is not None
     except Exception as exc:
         error = as_api_error(exc)
         await websocket.send_json({"type": "error", **error.body()})
@@ -294,9 +401,12 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
         # which the page reconnects with its backoff.
         await websocket.close(code=4000 + error.status if error.status < 500 else 1011)
         return
-    connection = Connection(websocket, viewer)
+    connection = Connection(websocket, viewer, presence)
     try:
-        await hub.join(match_id, connection, _loader(service, match_id))
+        await hub.join(match_id, connection, loader(service, match_id))
+        await hub.announce_presence(match_id)
+        if thinking:
+            ai_moves.start(match_id)
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -304,16 +414,22 @@ async def match_socket(websocket: WebSocket, match_id: str, token: str | None = 
             try:
                 request = _socket_action(message, settings.max_body_bytes)
                 limit_actions(websocket)
-                await run_in_threadpool(service.act, match_id, token, request.action, request.ply)
+                view = await run_in_threadpool(
+                    service.act, match_id, token, request.action, request.ply
+                )
             except Exception as exc:
                 # Refusals and failures alike reach the client in the API's error format.
                 await websocket.send_json({"type": "error", **as_api_error(exc).body()})
                 continue
-            await hub.broadcast(match_id, _loader(service, match_id))
+            await hub.broadcast(match_id, loader(service, match_id))
+            _think(websocket, view)
     except WebSocketDisconnect:
         pass
     finally:
-        hub.leave(match_id, connection)
+        if hub.leave(match_id, connection):
+            ai_moves.cancel(match_id)  # nobody is watching: free the worker
+        else:
+            await hub.announce_presence(match_id)
 
 
 # --- pages ------------------------------------------------------------------------------------
@@ -328,11 +444,11 @@ def _page(request: Request, name: str) -> HTMLResponse:
         return _missing(f"the page {name} is not installed")
 
 
-def _missing(message: str) -> HTMLResponse:
+def _missing(message: str, *, status: int = 404, title: str = "Not found") -> HTMLResponse:
     return HTMLResponse(
-        f"<!doctype html><title>Not found</title><h1>Not found</h1><p>{message}</p>"
+        f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{html.escape(message)}</p>"
         '<p><a href="/">Back to the arcade</a></p>',
-        status_code=404,
+        status_code=status,
     )
 
 
@@ -344,7 +460,9 @@ def lobby(request: Request) -> HTMLResponse:
 def _match_page(request: Request, match_id: str, name: str) -> HTMLResponse:
     try:
         _service(request).load(match_id)
-    except ApiError:
+    except ApiError as exc:
+        if exc.code == "rules_changed":
+            return _missing(exc.message, status=409, title="Played under other rules")
         return _missing("there is no such match")
     return _page(request, name)
 

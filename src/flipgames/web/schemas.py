@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
+#: How a match ended outside the rules engine.
+Ending = Literal["resignation", "agreement"]
 #: Seeds fit a signed 64-bit column. The seed decides every chance outcome, so it is a secret
 #: until the match ends: the server picks it from 63 random bits, too many to search for.
 MAX_SEED = 2**63 - 1
@@ -53,6 +55,13 @@ class ActionRequest(_Request):
 
 class TokenRequest(_Request):
     token: str | None = Field(default=None, max_length=128, description="the seat token")
+
+
+class DrawRequest(_Request):
+    token: str | None = Field(default=None, max_length=128, description="the seat token")
+    answer: Literal["offer", "accept", "decline"] = Field(
+        description="offer a draw, or accept or decline the other player's offer"
+    )
 
 
 class ErrorDetail(BaseModel):
@@ -122,6 +131,18 @@ class View(BaseModel):
     undo: bool = Field(
         description="the viewer can undo now (AI matches: a move with no chance outcome after it)"
     )
+    thinking: bool = Field(
+        description="the computer is to move: its move is being worked out and comes as a new "
+        "view (over the WebSocket, or by reading the match again)"
+    )
+    ending: Ending | None = Field(
+        default=None,
+        description="how the match ended outside the rules: a resignation or an agreed draw",
+    )
+    draw_offer: int | None = Field(default=None, description="the seat offering a draw now")
+    rematch: str | None = Field(
+        default=None, description="the id of the rematch, once a player has asked for one"
+    )
     text: str
 
 
@@ -179,4 +200,7 @@ class Record(BaseModel):
     options: dict[str, int | str]
     seed: int | None = Field(description="null until the match is finished")
     actions: list[str]
-    result: str
+    result: str = Field(description="by the rules: '*' for a match ended by resignation or draw")
+    ending: dict[str, str] | None = Field(
+        default=None, description='{"reason": "resignation" | "agreement", "result": "0-1"}'
+    )

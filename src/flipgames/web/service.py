@@ -1,10 +1,13 @@
 """The match service: every rule of the arcade that is not HTTP.
 
-A request is served by loading the match (its committed actions replayed through the engine),
-checking the request against that state, committing the accepted action, and only then
-answering (the routes broadcast after the service returns). What follows a human action
-without a decision by a person, chance outcomes and the AI's moves, is made here at once, each
-committed on its own, so nothing is ever decided before the game reaches it.
+A request is served from the match's live state (kept in memory, see :class:`LiveMatches`,
+and checked against the database's revision of the match), checked against that state, and
+the accepted action committed before the answer (the routes broadcast after the service
+returns). Chance outcomes that follow an action are drawn and committed at once, each on its
+own, so nothing is ever decided before the game reaches it. The AI's moves are not made here:
+:meth:`MatchService.ai_job` says what the computer must decide, a worker process decides it
+(:mod:`flipgames.web.aimoves`), and :meth:`MatchService.commit_ai` commits the answer if the
+match is still where it was.
 
 >>> from flipgames.web.ai import Solutions
 >>> from flipgames.web.db import make_engine, migrate
@@ -12,15 +15,22 @@ committed on its own, so nothing is ever decided before the game reaches it.
 >>> _ = migrate(engine)
 >>> service = MatchService(engine, Solutions())
 >>> created = service.create(
-...     "flipflop-3x3", {}, mode="local", level=None, seat=0, seed=1, assist=None
+...     "flipflop-3x3", {}, mode="ai", level="easy", seat=0, seed=1, assist=None
 ... )
 >>> view = service.act(created.match_id, created.token, "b1xb3", ply=0)
->>> view.history, view.current_player
-(['b1xb3'], 1)
+>>> view.history, view.current_player, view.thinking
+(['b1xb3'], 1, True)
+>>> job = service.ai_job(service.load(created.match_id))
+>>> job.actions, job.level
+(('b1xb3',), 'easy')
+>>> after = service.commit_ai(created.match_id, job, "a3xb3")
+>>> after is not None and after.state.history_notation()
+['b1xb3', 'a3xb3']
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -29,12 +39,14 @@ import random
 import re
 import secrets
 import threading
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import (
@@ -48,6 +60,7 @@ from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
 from flipgames.web import schemas
 from flipgames.web.ai import Solutions
+from flipgames.web.aipool import AiJob
 from flipgames.web.db import Transactions, actions, matches, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, bad_token, not_found, unavailable
 
@@ -82,6 +95,93 @@ class Loaded:
     match: Match
     state: State
     token_hashes: Mapping[int, str]
+    #: The database's revision of the match this state is (see ``matches.revision``).
+    revision: int
+    #: How the match ended outside the engine ("resignation", "agreement"), and its result.
+    ending: str | None = None
+    ending_result: str | None = None
+    #: The seat offering a draw now, if any.
+    draw_offer: int | None = None
+    #: The match that followed this one (a rematch), if any.
+    rematch_id: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Finished: by the rules, by a resignation or by an agreed draw."""
+        return self.ending is not None or self.state.is_terminal()
+
+    @property
+    def result(self) -> str:
+        return self.ending_result or self.state.result()
+
+
+class StaleRevision(Exception):
+    """Another writer changed the match since it was read (another process, or a race)."""
+
+
+def rules_version(game: Game) -> int:
+    """The version of ``game``'s rules: a game class whose rules change (so that recorded
+    actions would replay differently) raises its ``rules_version``; 1 when it has none.
+
+    >>> from flipgames import make
+    >>> rules_version(make("flipflop-3x3"))
+    1
+    """
+    version = getattr(type(game), "rules_version", 1)
+    return version if isinstance(version, int) else 1
+
+
+class LiveMatches:
+    """The states of recently used matches, so a request does not replay its match.
+
+    Bounded: at most ``capacity`` matches, and a match unused for ``idle_seconds`` is
+    dropped. An entry is only a cache: it is used only while its revision is the database's
+    (checked on every use), and the database alone is enough to rebuild it.
+
+    >>> live = LiveMatches(capacity=1, idle_seconds=60, clock=lambda: 0.0)
+    >>> live.put("a", "state a")
+    >>> live.put("b", "state b")  # over capacity: the least recently used goes
+    >>> live.get("a"), live.get("b")
+    (None, 'state b')
+    """
+
+    def __init__(
+        self,
+        capacity: int = 1000,
+        idle_seconds: float = 600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capacity = capacity
+        self.idle_seconds = idle_seconds
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[Any, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> Any:
+        with self._lock:
+            entry = self._entries.get(match_id)
+            if entry is None:
+                return None
+            self._entries[match_id] = (entry[0], self._clock())
+            self._entries.move_to_end(match_id)
+            return entry[0]
+
+    def put(self, match_id: str, value: Any) -> None:
+        with self._lock:
+            now = self._clock()
+            self._entries[match_id] = (value, now)
+            self._entries.move_to_end(match_id)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+            # The least recently used come first: drop the idle ones from the front.
+            while self._entries:
+                _, (_, used) = next(iter(self._entries.items()))
+                if now - used <= self.idle_seconds:
+                    break
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 @dataclass(frozen=True)
@@ -112,16 +212,26 @@ def _chance_rng(seed: int, ply: int) -> random.Random:
 class MatchService:
     """Create, load, act, undo, hint and analyse matches stored in ``engine``'s database.
 
-    Actions on one match are serialised by an in-process lock, and the (match, ply) primary
-    key refuses a second writer for the same ply, so a match never forks.
+    Actions on one match are serialised by an in-process lock, and across processes by the
+    match's revision: a write names the revision it read and fails if it has moved on (and the
+    (match, ply) primary key refuses a second writer for the same ply), so a match never forks.
     """
 
     def __init__(
-        self, engine: Engine, solutions: Solutions, transactions: Transactions | None = None
+        self,
+        engine: Engine,
+        solutions: Solutions,
+        transactions: Transactions | None = None,
+        live: LiveMatches | None = None,
     ) -> None:
         self._tx = transactions or Transactions(engine)
         self.solutions = solutions
+        self.live = live or LiveMatches()
         self._locks = tuple(threading.Lock() for _ in range(64))
+        #: How many times a match was rebuilt from the database (tests read it).
+        self.replays = 0
+        #: This process's name in change announcements, so it skips its own.
+        self.origin = secrets.token_hex(6)
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
@@ -223,6 +333,8 @@ class MatchService:
                     human_seat=match.human_seat,
                     created_at=datetime.now(UTC),
                     assist=match.assist,
+                    rules_version=rules_version(game),
+                    revision=0,
                 )
             )
             connection.execute(
@@ -234,26 +346,39 @@ class MatchService:
             )
 
         self._tx.run(insert_match)
-        with self._lock(match.id):
-            state = self._follow_up(match, game.new_initial_state())
         hashes = {s: hash_token(t) for s, t in tokens.items()}
-        loaded = Loaded(match, state, hashes)
+        with self._lock(match.id):
+            loaded = Loaded(match, game.new_initial_state(), hashes, 0)
+            self.live.put(match.id, loaded)
+            loaded = self._chance(loaded)
         view = self.view(loaded, self.viewer(loaded, token))
         return CreatedMatch(match.id, seat, token, invite, view)
 
     # --- load and view ----------------------------------------------------------------------
 
     def load(self, match_id: str) -> Loaded:
-        """The match as committed, after making any pending chance or AI follow-ups (left by
-        a server stopped between an action and its follow-ups)."""
+        """The match as committed, after drawing any pending chance outcome (left by a server
+        stopped between an action and its follow-ups)."""
         with self._lock(match_id):
-            loaded = self._read(match_id)
-            state = self._follow_up(loaded.match, loaded.state)
-            if state is loaded.state:
-                return loaded
-            return Loaded(loaded.match, state, loaded.token_hashes)
+            return self._chance(self._read(match_id))
 
     def _read(self, match_id: str) -> Loaded:
+        """The live state when it is the database's revision, else a replay (kept live)."""
+        cached: Loaded | None = self.live.get(match_id)
+        if cached is not None:
+            revision = self._tx.run(
+                lambda c: c.execute(
+                    select(matches.c.revision).where(matches.c.id == match_id)
+                ).scalar_one_or_none(),
+                read_only=True,
+            )
+            if revision == cached.revision:
+                return cached
+        loaded = self._replay(match_id)
+        self.live.put(match_id, loaded)
+        return loaded
+
+    def _replay(self, match_id: str) -> Loaded:
         def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
             row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
             if row is None:
@@ -272,17 +397,39 @@ class MatchService:
             return row, hashes, list(rows)
 
         row, hashes, rows = self._tx.run(read, read_only=True)
+        self.replays += 1
+        try:
+            game = make(row.game, json.loads(row.options))
+        except (FlipgamesError, ValueError) as exc:
+            log.error("match %s does not replay from the database: %s", match_id, exc)
+            raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
+        if row.rules_version != rules_version(game):
+            raise ApiError(
+                409,
+                "rules_changed",
+                f"match {match_id!r} was played under version {row.rules_version} of the "
+                f"{game.title} rules; this server plays version {rules_version(game)}, so it "
+                "cannot be replayed here",
+            )
         try:
             if [r.ply for r in rows] != list(range(len(rows))):
                 raise ValueError(f"its plies are not 0..{len(rows) - 1}")
-            game = make(row.game, json.loads(row.options))
             state = game.state_from_actions([r.action for r in rows])
         except (FlipgamesError, ValueError) as exc:
             log.error("match %s does not replay from the database: %s", match_id, exc)
             raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
         match = Match(row.id, game, row.seed, mode, row.level, row.human_seat, bool(row.assist))
-        return Loaded(match, state, hashes)
+        return Loaded(
+            match,
+            state,
+            hashes,
+            row.revision,
+            ending=row.ending,
+            ending_result=row.ending_result,
+            draw_offer=row.draw_offer,
+            rematch_id=row.rematch_id,
+        )
 
     @staticmethod
     def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:
@@ -320,9 +467,11 @@ class MatchService:
         path = _path(state)
         undo = (
             match.mode == "ai"
+            and loaded.ending is None
             and match.human_seat in viewer
             and undo_target(path, match.human_seat) is not None
         )
+        over = loaded.over
         return schemas.View(
             id=match.id,
             game=match.game.name,
@@ -335,18 +484,22 @@ class MatchService:
             players=list(match.game.player_names),
             ply=len(state.history),
             current_player=current,
-            status="finished" if state.is_terminal() else "playing",
-            result=state.result(),
-            returns=list(state.returns()),
+            status="finished" if over else "playing",
+            result=loaded.result,
+            returns=_returns(loaded.result) if loaded.ending else list(state.returns()),
             observation=state.observation(seat),
             legal=[state.action_to_string(a) for a in state.legal_actions()]
-            if current in viewer
+            if current in viewer and not over
             else [],
             history=state.history_notation(),
             actors=[s.current_player for s in path[:-1]],
             last=last,
             assist=match.assist,
             undo=undo,
+            thinking=computer_to_move(loaded),
+            ending=cast(schemas.Ending | None, loaded.ending),
+            draw_offer=loaded.draw_offer,
+            rematch=loaded.rematch_id,
             text=state.render(),
         )
 
@@ -355,17 +508,19 @@ class MatchService:
     def act(self, match_id: str, token: str | None, text: str, ply: int | None) -> schemas.View:
         """Check and commit one action, then its follow-ups; return the actor's view."""
         with self._lock(match_id):
-            loaded = self._read(match_id)
-            state = self._follow_up(loaded.match, loaded.state)
+            loaded = self._chance(self._read(match_id))
+            state = loaded.state
             viewer = self.viewer(loaded, token, required=True)
-            if state.is_terminal():
-                raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+            if loaded.over:
+                raise game_over(loaded)
             current_ply = len(state.history)
             if ply is not None and ply != current_ply:
                 raise ApiError(
                     409, "stale", f"the match is at ply {current_ply}, not {ply}: reload it"
                 )
             if state.current_player not in viewer:
+                if computer_to_move(loaded):
+                    raise ApiError(409, "not_your_turn", "the computer is thinking")
                 raise ApiError(409, "not_your_turn", "it is not your turn")
             try:
                 action = state.parse_action(text)
@@ -374,13 +529,12 @@ class MatchService:
             except IllegalActionError as exc:
                 raise ApiError(422, "illegal_action", str(exc)) from None
             try:
-                self._commit(match_id, current_ply, state.action_to_string(action))
-            except IntegrityError:
+                loaded = self._commit(loaded, action)
+            except (IntegrityError, StaleRevision):
                 raise ApiError(
                     409, "stale", "another action was accepted first: reload the match"
                 ) from None
-            state = self._follow_up(loaded.match, state.apply(action))
-            return self.view(Loaded(loaded.match, state, loaded.token_hashes), viewer)
+            return self.view(self._chance(loaded), viewer)
 
     def undo(self, match_id: str, token: str | None) -> schemas.View:
         """Against the AI: take back the human's last decision and everything after it, unless
@@ -391,6 +545,8 @@ class MatchService:
             match = loaded.match
             if match.mode != "ai":
                 raise unavailable("undo exists only in matches against the AI")
+            if loaded.ending is not None:
+                raise unavailable(f"the match ended by {loaded.ending}: it cannot be undone")
             path = _path(loaded.state)
             if not any(s.current_player == match.human_seat for s in path[:-1]):
                 raise unavailable("nothing to undo: you have not moved yet")
@@ -402,34 +558,247 @@ class MatchService:
                 )
 
             def delete_from_target(connection: Connection) -> None:
+                _bump(connection, loaded, self.origin)
                 connection.execute(
                     delete(actions).where(actions.c.match_id == match_id, actions.c.ply >= target)
                 )
 
-            self._tx.run(delete_from_target)
-            return self.view(Loaded(match, path[target], loaded.token_hashes), viewer)
+            try:
+                self._tx.run(delete_from_target)
+            except StaleRevision:
+                raise ApiError(
+                    409, "stale", "the match changed meanwhile: reload it and undo again"
+                ) from None
+            back = replace(loaded, state=path[target], revision=loaded.revision + 1)
+            self.live.put(match_id, back)
+            return self.view(back, viewer)
 
-    def _commit(self, match_id: str, ply: int, text: str) -> None:
+    # --- resign, draw, rematch ---------------------------------------------------------------
+
+    def resign(self, match_id: str, token: str | None) -> schemas.View:
+        """The token's player gives up: the other wins. (On a shared screen, the player to
+        move resigns.)"""
+        with self._lock(match_id):
+            loaded = self._chance(self._read(match_id))
+            viewer = self.viewer(loaded, token, required=True)
+            if loaded.over:
+                raise game_over(loaded)
+            current = loaded.state.current_player
+            seat = current if current in viewer else min(viewer)
+            result = "0-1" if seat == 0 else "1-0"
+            loaded = self._set(loaded, ending="resignation", ending_result=result, draw_offer=None)
+            return self.view(loaded, viewer)
+
+    def draw(self, match_id: str, token: str | None, answer: str) -> schemas.View:
+        """Between two people online: ``offer`` a draw, or ``accept`` or ``decline`` the other
+        player's offer. Offering when the other has offered already accepts it; a move by the
+        other player declines it."""
+        with self._lock(match_id):
+            loaded = self._chance(self._read(match_id))
+            viewer = self.viewer(loaded, token, required=True)
+            if loaded.match.mode != "online":
+                raise unavailable("draws are offered only between two people online")
+            if loaded.over:
+                raise game_over(loaded)
+            (seat,) = viewer  # online: one seat per token
+            offer = loaded.draw_offer
+            if answer == "offer" and offer == seat:
+                raise unavailable("you have offered a draw already: it is up to your opponent")
+            if answer in ("accept", "decline") and offer != 1 - seat:
+                raise unavailable(f"there is no draw offer to {answer}")
+            if answer == "decline":
+                loaded = self._set(loaded, draw_offer=None)
+            elif answer == "accept" or offer == 1 - seat:
+                loaded = self._set(
+                    loaded, ending="agreement", ending_result="1/2-1/2", draw_offer=None
+                )
+            else:
+                loaded = self._set(loaded, draw_offer=seat)
+            return self.view(loaded, viewer)
+
+    def rematch(self, match_id: str, token: str | None) -> CreatedMatch:
+        """A new match with the same game, options, mode, level and assistance, seats swapped.
+
+        The first player to ask creates it; the other joins it by asking too. Each player's
+        token for the rematch is derived from their token for this match, so asking again
+        (another tab) gives the same seat, and no token is ever stored.
+        """
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            viewer = self.viewer(loaded, token, required=True)
+            assert token is not None  # required above
+            if not loaded.over:
+                raise unavailable("a rematch can be asked for once the match is finished")
+            new_id = loaded.rematch_id
+            if new_id is None:
+                new_id = secrets.token_urlsafe(9)
+                self._create_rematch(loaded, new_id)
+            new_token = rematch_token(token, new_id)
+            seats_wanted = {1 - s for s in viewer}
+
+            def join(connection: Connection) -> None:
+                have = {
+                    seat
+                    for (seat,) in connection.execute(
+                        select(seats.c.seat).where(seats.c.match_id == new_id)
+                    )
+                }
+                rows = [
+                    {"match_id": new_id, "seat": s, "token_hash": hash_token(new_token)}
+                    for s in sorted(seats_wanted - have)
+                ]
+                if rows:
+                    connection.execute(insert(seats), rows)
+                    _bump_id(connection, new_id)
+
+            self._tx.run(join)
+        rematch = self.load(new_id)
+        view = self.view(rematch, self.viewer(rematch, new_token))
+        return CreatedMatch(new_id, min(seats_wanted), new_token, None, view)
+
+    def _create_rematch(self, loaded: Loaded, new_id: str) -> None:
+        old = loaded.match
+        match = replace(
+            old,
+            id=new_id,
+            seed=secrets.randbelow(schemas.MAX_SEED + 1),
+            human_seat=None if old.human_seat is None else 1 - old.human_seat,
+        )
+
+        def write(connection: Connection) -> None:
+            _bump(connection, loaded, self.origin, rematch_id=new_id)
+            connection.execute(
+                insert(matches).values(
+                    id=new_id,
+                    game=match.game.name,
+                    options=json.dumps(match.game.options),
+                    seed=match.seed,
+                    mode=match.mode,
+                    level=match.level,
+                    human_seat=match.human_seat,
+                    created_at=datetime.now(UTC),
+                    assist=match.assist,
+                    rules_version=rules_version(match.game),
+                    revision=0,
+                )
+            )
+
+        try:
+            self._tx.run(write)
+        except StaleRevision:
+            raise ApiError(409, "stale", "the match changed meanwhile: ask again") from None
+        self.live.put(old.id, replace(loaded, revision=loaded.revision + 1, rematch_id=new_id))
+
+    def _set(self, loaded: Loaded, **values: Any) -> Loaded:
+        """Change the match's row (ending, draw offer) with its revision; the new live state."""
+        try:
+            self._tx.run(lambda connection: _bump(connection, loaded, self.origin, **values))
+        except StaleRevision:
+            raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
+        after = replace(loaded, revision=loaded.revision + 1, **values)
+        self.live.put(loaded.match.id, after)
+        return after
+
+    def _commit(self, loaded: Loaded, action: int) -> Loaded:
+        """Commit ``action`` as the next ply of ``loaded``; the new live state."""
+        state = loaded.state
+        ply = len(state.history)
+        text = state.action_to_string(action)
+
+        # A move by the other player declines a draw offer.
+        offer = loaded.draw_offer if loaded.draw_offer == state.current_player else None
+
+        def write(connection: Connection) -> None:
+            _bump(connection, loaded, self.origin, draw_offer=offer)
+            connection.execute(
+                insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
+            )
+
+        self._tx.run(write)
+        after = replace(
+            loaded, state=state.apply(action), revision=loaded.revision + 1, draw_offer=offer
+        )
+        self.live.put(loaded.match.id, after)
+        return after
+
+    def _chance(self, loaded: Loaded) -> Loaded:
+        """Draw and commit, one by one, the chance outcomes due in ``loaded`` (they are
+        cheap: a draw from the seed, never a search)."""
+        while loaded.state.is_chance_node():
+            state = loaded.state
+            action = sample_chance(state, _chance_rng(loaded.match.seed, len(state.history)))
+            loaded = self._commit(loaded, action)
+        return loaded
+
+    # --- the AI's moves ---------------------------------------------------------------------
+
+    @staticmethod
+    def ai_job(loaded: Loaded) -> AiJob | None:
+        """What the computer must decide in ``loaded``, or None when it is not to move."""
+        match = loaded.match
+        if not computer_to_move(loaded) or match.level is None:
+            return None
+        return AiJob(
+            game=match.game.name,
+            options=dict(match.game.options),
+            actions=tuple(loaded.state.history_notation()),
+            level=match.level,
+            seed=match.seed,
+        )
+
+    def claim_ai(self, loaded: Loaded, *, seconds: float = 120.0) -> bool:
+        """Claim the computer's move in ``loaded`` for this process, so that with several
+        server processes on one database it is worked out once. A claim lasts ``seconds``
+        (a process that died frees it then) or until the match changes."""
+        now = datetime.now(UTC)
+        claimed = self._tx.run(
+            lambda connection: (
+                connection.execute(
+                    update(matches)
+                    .where(
+                        matches.c.id == loaded.match.id,
+                        matches.c.revision == loaded.revision,
+                        or_(
+                            matches.c.ai_claim_revision.is_(None),
+                            matches.c.ai_claim_revision != loaded.revision,
+                            matches.c.ai_claim_until < now,
+                        ),
+                    )
+                    .values(
+                        ai_claim_revision=loaded.revision,
+                        ai_claim_until=now + timedelta(seconds=seconds),
+                    )
+                ).rowcount
+            )
+        )
+        return bool(claimed == 1)
+
+    def release_ai(self, loaded: Loaded) -> None:
+        """Give up a claim (the move was cancelled): another process may take it at once."""
         self._tx.run(
             lambda connection: connection.execute(
-                insert(actions).values(match_id=match_id, ply=ply, action=text)
+                update(matches)
+                .where(
+                    matches.c.id == loaded.match.id,
+                    matches.c.ai_claim_revision == loaded.revision,
+                )
+                .values(ai_claim_revision=None, ai_claim_until=None)
             )
         )
 
-    def _follow_up(self, match: Match, state: State) -> State:
-        """Make and commit, one by one, the chance outcomes and AI moves due in ``state``."""
-        while not state.is_terminal():
-            ply = len(state.history)
-            if state.is_chance_node():
-                action = sample_chance(state, _chance_rng(match.seed, ply))
-            elif match.mode == "ai" and match.level and state.current_player != match.human_seat:
-                rng = random.Random(f"{match.seed}:{ply}:ai")
-                action = self.solutions.agent(state.game, match.level, rng).choose(state)
-            else:
-                return state
-            self._commit(match.id, ply, state.action_to_string(action))
-            state = state.apply(action)
-        return state
+    def commit_ai(self, match_id: str, job: AiJob, move: str) -> Loaded | None:
+        """Commit the computer's ``move`` for ``job`` (and the chance outcomes after it), or
+        None when the match has moved on meanwhile (an undo): the move is no longer wanted."""
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            if self.ai_job(loaded) != job:
+                return None
+            action = loaded.state.parse_action(move)  # a worker's answer is checked like any
+            try:
+                loaded = self._commit(loaded, action)
+            except (IntegrityError, StaleRevision):
+                return None  # another process committed it first
+            return self._chance(loaded)
 
     # --- help: hint and analysis ------------------------------------------------------------
 
@@ -458,8 +827,8 @@ class MatchService:
                 f"no analysis for {game.title} with these options: it is not solved, or its "
                 "solution is not cached (flipgames solve)"
             )
-        if state.is_terminal():
-            raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+        if loaded.over:
+            raise game_over(loaded)
         solution = self.solutions.get(game)
         chance = game.has_chance
         # Deterministic games: win, draw or loss in words; chance games: the expected return
@@ -478,8 +847,8 @@ class MatchService:
     def _to_move(self, loaded: Loaded, token: str | None) -> State:
         viewer = self.viewer(loaded, token, required=True)
         state = loaded.state
-        if state.is_terminal():
-            raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
+        if loaded.over:
+            raise game_over(loaded)
         if state.current_player not in viewer:
             raise ApiError(409, "not_your_turn", "it is not your turn")
         return state
@@ -490,14 +859,17 @@ class MatchService:
         """The engine's record; the seed only once the match is over (it foretells chance)."""
         loaded = self.load(match_id)
         state = loaded.state
-        seed = loaded.match.seed if state.is_terminal() else None
-        return schemas.Record.model_validate(make_record(state, seed=seed))
+        seed = loaded.match.seed if loaded.over else None
+        record = make_record(state, seed=seed)
+        if loaded.ending is not None:
+            record["ending"] = {"reason": loaded.ending, "result": loaded.result}
+        return schemas.Record.model_validate(record)
 
     def replay(self, match_id: str) -> schemas.Replay:
         """Spectator snapshots of a finished match: the start, then after every action."""
         loaded = self.load(match_id)
         final = loaded.state
-        if not final.is_terminal():
+        if not loaded.over:
             raise unavailable("a match can be replayed once it is finished")
         state = final.game.new_initial_state()
         frames = [self._frame(state, None, None)]
@@ -506,6 +878,21 @@ class MatchService:
             state = state.apply(action)
             frames.append(self._frame(state, text, by))
         return schemas.Replay(frames=frames)
+
+    def position(self, match_id: str, ply: int) -> schemas.Frame:
+        """The position after ``ply`` actions, as a spectator saw it then (to look back during
+        play: nothing in it was hidden from spectators at the time)."""
+        loaded = self.load(match_id)
+        path = _path(loaded.state)
+        if not 0 <= ply < len(path):
+            raise ApiError(
+                422, "bad_request", f"ply must be 0..{len(path) - 1} in this match: {ply}"
+            )
+        state = path[ply]
+        if ply == 0:
+            return self._frame(state, None, None)
+        before = path[ply - 1]
+        return self._frame(state, before.action_to_string(state.history[-1]), before.current_player)
 
     @staticmethod
     def _frame(state: State, action: str | None, by: int | None) -> schemas.Frame:
@@ -520,6 +907,66 @@ class MatchService:
             observation=state.observation(None),
             text=state.render(),
         )
+
+
+def computer_to_move(loaded: Loaded) -> bool:
+    """The computer has the move: an AI match, not over, the AI's seat to move."""
+    state = loaded.state
+    return (
+        loaded.match.mode == "ai"
+        and not loaded.over
+        and not state.is_chance_node()
+        and state.current_player != loaded.match.human_seat
+    )
+
+
+#: The PostgreSQL channel on which every change of a match is announced (payload
+#: ``origin:match_id``), for the other server processes' WebSockets (see web/fanout.py).
+CHANNEL = "flipgames_matches"
+
+
+def _bump(connection: Connection, loaded: Loaded, origin: str = "", **values: Any) -> None:
+    """Move the match's revision on from the one ``loaded`` was read at (setting ``values``
+    of the match's row with it), or fail. On PostgreSQL the change is announced to the other
+    server processes when the transaction commits."""
+    changed = connection.execute(
+        update(matches)
+        .where(matches.c.id == loaded.match.id, matches.c.revision == loaded.revision)
+        .values(revision=loaded.revision + 1, ai_claim_revision=None, **values)
+    )
+    if changed.rowcount != 1:
+        raise StaleRevision(loaded.match.id)
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{origin}:{loaded.match.id}"},
+        )
+
+
+def rematch_token(token: str, rematch_id: str) -> str:
+    """A player's token for a rematch: derived from their token for the match before, so
+    only they can have it and it need not be stored.
+
+    >>> rematch_token("secret", "m2") == rematch_token("secret", "m2") != rematch_token("x", "m2")
+    True
+    """
+    digest = hmac.new(token.encode(), f"rematch:{rematch_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+
+def _bump_id(connection: Connection, match_id: str) -> None:
+    connection.execute(
+        update(matches).where(matches.c.id == match_id).values(revision=matches.c.revision + 1)
+    )
+
+
+def game_over(loaded: Loaded) -> ApiError:
+    how = f" by {loaded.ending}" if loaded.ending else ""
+    return ApiError(409, "game_over", f"the match is finished{how} ({loaded.result})")
+
+
+def _returns(result: str) -> list[int]:
+    return {"1-0": [1, -1], "0-1": [-1, 1]}.get(result, [0, 0])
 
 
 def _path(state: State) -> list[State]:

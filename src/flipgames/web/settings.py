@@ -81,5 +81,16 @@ class Settings:
         default_factory=lambda: env_int("FLIPGAMES_MATCHES_PER_MINUTE", 20)
     )
     matches_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_MATCHES_BURST", 10))
+    #: Worker processes choosing the computer's moves (``FLIPGAMES_AI_WORKERS``; default: one
+    #: fewer than the machine's cores, at least one, so the server keeps a core to answer).
+    ai_workers: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_AI_WORKERS", max(1, (os.cpu_count() or 2) - 1))
+    )
+    #: Matches kept live in memory (least recently used dropped first), and how long an
+    #: unused one is kept (``FLIPGAMES_LIVE_MATCHES``, ``FLIPGAMES_LIVE_IDLE_SECONDS``).
+    live_matches: int = field(default_factory=lambda: env_int("FLIPGAMES_LIVE_MATCHES", 1000))
+    live_idle_seconds: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_LIVE_IDLE_SECONDS", 600)
+    )
     templates_dir: Path = field(default=_PACKAGE_DIR / "templates")
     static_dir: Path = field(default=_PACKAGE_DIR / "static")

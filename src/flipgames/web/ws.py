@@ -4,6 +4,10 @@ A connection joins its match's room with the seats its token controls. After eve
 change the routes call :meth:`Hub.broadcast`, which loads the match once and sends every
 connection its own view; a reconnecting client just joins again and gets the current view.
 
+Presence: after a join or a leave the routes call :meth:`Hub.announce_presence`, which
+sends ``{"type": "presence", "seats": [...]}`` (the seats with an open connection) to the
+connections of the room that asked for it.
+
 In a route, after the service has committed a change::
 
     await hub.broadcast(match_id, load)  # load() -> a function from a viewer to its View
@@ -37,6 +41,8 @@ Render = Callable[[Viewer], View]
 class Connection:
     socket: WebSocket
     viewer: Viewer
+    #: The client asked for presence messages (``?presence=true``).
+    presence: bool = False
 
 
 @dataclass
@@ -63,13 +69,36 @@ class Hub:
             room.connections.add(connection)
             await connection.socket.send_json(_message(render, connection))
 
-    def leave(self, match_id: str, connection: Connection) -> None:
+    def leave(self, match_id: str, connection: Connection) -> bool:
+        """Remove ``connection``; True when nobody is left watching its match."""
         room = self._rooms.get(match_id)
         if room is None:
-            return
+            return True
         room.connections.discard(connection)
-        if not room.connections and not room.lock.locked():
+        if room.connections:
+            return False
+        if not room.lock.locked():
             del self._rooms[match_id]
+        return True
+
+    def present(self, match_id: str) -> list[int]:
+        """The seats with at least one open connection to ``match_id``."""
+        room = self._rooms.get(match_id)
+        connections = room.connections if room else set()
+        return sorted({seat for c in connections for seat in c.viewer})
+
+    async def announce_presence(self, match_id: str) -> None:
+        """Tell everyone in the room which seats are connected (after a join or a leave)."""
+        room = self._rooms.get(match_id)
+        if room is None or not room.connections:
+            return
+        message = {"type": "presence", "seats": self.present(match_id)}
+        async with room.lock:
+            for connection in [c for c in room.connections if c.presence]:
+                try:
+                    await connection.socket.send_json(message)
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    room.connections.discard(connection)
 
     async def broadcast(self, match_id: str, load: Callable[[], Render]) -> None:
         """Send every connection of ``match_id`` its view of the match as ``load`` finds it.

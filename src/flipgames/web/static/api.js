@@ -55,9 +55,14 @@ export const api = {
   games: () => request("GET", "/api/games"),
   rules: (name) => request("GET", `/api/games/${encodeURIComponent(name)}/rules`),
   create: (spec) => request("POST", "/api/matches", spec),
-  view: (id, token) => request("GET", m(id) + q(token)),
+  view: (id, token, { wait = false } = {}) =>
+    request("GET", m(id) + q(token) + (wait ? `${token ? "&" : "?"}wait=true` : "")),
   act: (id, token, action, ply) => request("POST", `${m(id)}/actions`, { token, action, ply }),
   undo: (id, token) => request("POST", `${m(id)}/undo`, { token }),
+  resign: (id, token) => request("POST", `${m(id)}/resign`, { token }),
+  draw: (id, token, answer) => request("POST", `${m(id)}/draw`, { token, answer }),
+  rematch: (id, token) => request("POST", `${m(id)}/rematch`, { token }),
+  position: (id, ply) => request("GET", `${m(id)}/position?ply=${encodeURIComponent(ply)}`),
   hint: (id, token) => request("GET", `${m(id)}/hint${q(token)}`),
   analysis: (id, token) => request("GET", `${m(id)}/analysis${q(token)}`),
   replay: (id) => request("GET", `${m(id)}/replay`),
@@ -72,10 +77,11 @@ export const api = {
  * "reconnecting" (with the delay in ms) and "closed".
  */
 export class LiveMatch {
-  constructor(id, token, { onView, onError, onStatus, minDelay = 500, maxDelay = 15000 }) {
+  constructor(id, token, { onView, onError, onStatus, onPresence = null, minDelay = 500, maxDelay = 15000 }) {
     this.id = id;
     this.token = token;
     this.onView = onView;
+    this.onPresence = onPresence;
     this.onError = onError || (() => {});
     this.onStatus = onStatus || (() => {});
     this.minDelay = minDelay;
@@ -87,7 +93,8 @@ export class LiveMatch {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/matches/${encodeURIComponent(this.id)}${q(this.token)}`;
+    const url = `${scheme}//${location.host}/ws/matches/${encodeURIComponent(this.id)}${q(this.token)}`;
+    return this.onPresence ? `${url}${this.token ? "&" : "?"}presence=true` : url;
   }
 
   start() {
@@ -115,6 +122,7 @@ export class LiveMatch {
         return;
       }
       if (message.type === "view") this.onView(message.match);
+      else if (message.type === "presence" && this.onPresence) this.onPresence(message.seats);
       else if (message.type === "error") this.onError(message.error);
     });
     socket.addEventListener("close", (event) => {

@@ -89,7 +89,7 @@ const TROPHY = `<svg class="trophy" viewBox="0 0 24 24" role="img" aria-label="w
   <path class="stem" d="M12 13v4M8 21h8l-1-4H9z"/></svg>`;
 
 /** The players card: names, who is who, whose turn. */
-export function renderPlayers(container, view) {
+export function renderPlayers(container, view, presence = null) {
   container.replaceChildren();
   view.players.forEach((name, player) => {
     const row = document.createElement("div");
@@ -108,6 +108,14 @@ export function renderPlayers(container, view) {
     row.querySelector(".name").textContent = cap(name);
     if (row.classList.contains("winner")) row.querySelector(".name").insertAdjacentHTML("beforeend", TROPHY);
     row.querySelector(".who").textContent = who;
+    // Online, whether each player has the match open now (sent by the server as presence).
+    if (presence && view.mode === "online") {
+      const here = presence.includes(player);
+      const mark = document.createElement("span");
+      mark.className = `presence ${here ? "here" : "away"}`;
+      mark.textContent = here ? "● connected" : "○ away";
+      row.append(mark);
+    }
     container.append(row);
   });
 }
@@ -150,6 +158,11 @@ export function renderMoves(list, turns, { players = [], current = null, onPick 
     if (onPick) {
       item.tabIndex = 0;
       item.addEventListener("click", () => onPick(end));
+      item.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        onPick(end);
+      });
     }
     if (paired) item.value = Math.floor(index / 2) + 1;
     list.append(item);

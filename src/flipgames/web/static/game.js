@@ -7,7 +7,7 @@
 
 import { ApiError, LiveMatch, api, copyText, matchIdFromPath } from "./api.js";
 import {
-  engineStatus, findMatch, hideToast, historyDelta, loadBoard, rememberMatch, renderMoves,
+  cap, engineStatus, findMatch, hideToast, historyDelta, loadBoard, rememberMatch, renderMoves,
   renderPlayers, resultTitle, statusLine, toast,
 } from "./common.js";
 import { valueClass, valueText } from "./boards/svg.js";
@@ -21,10 +21,18 @@ let board = null;
 let boardModule = null;
 let info = null; // the game's entry from /api/games
 let busy = false;
-let thinking = false; // a request is out that makes the computer move
+let thinking = false; // a move against the computer is on its way to the server
+let liveState = "connecting"; // the WebSocket: "live", "reconnecting" or "closed"
+let askingForMove = false; // a waiting read (no live socket) is out for the computer's move
 let analysis = null; // {key, map: action -> {value, remoteness}} while the switch is on
 let analysisWanted = null; // the position key an analysis request is out for
 let hint = null; // {key, action} of the last hint shown
+let presence = null; // the seats with the match open (online), from the socket
+let lookback = null; // an earlier position being looked at: a view-like frame, or null
+let flipped = false; // the player turned the board round
+let myTurnBefore = false; // for the turn notification: only when the turn arrives
+let resignArmed = false; // Resign asks to be clicked again
+let resultClosed = false; // the player closed the game-over sheet (phones)
 
 /** Identifies a position: an undo followed by another move reaches the same ply elsewhere. */
 const positionKey = (v) => `${v.ply}|${v.history.join(" ")}`;
@@ -38,26 +46,43 @@ function shownAnalysis() {
   return analysis && view && analysis.key === positionKey(view) ? analysis.map : null;
 }
 
-/** The computer is to move (or a request that makes it move is out). */
+/** The computer is to move (the server says so), or a move that makes it move is out. */
 function computerThinking() {
-  if (thinking) return true;
-  if (!view || view.mode !== "ai" || view.status === "finished") return false;
-  const mover = view.current_player;
-  return (mover === 0 || mover === 1) && !(view.seats || []).includes(mover);
+  return thinking || Boolean(view && view.thinking);
+}
+
+/** Without a live socket nothing would bring the computer's move: ask for it. */
+async function awaitComputer() {
+  if (!view || !view.thinking || askingForMove) return;
+  if (liveState === "live" || liveState === "connecting") return;
+  askingForMove = true;
+  try {
+    await show(await api.view(id, token, { wait: true }));
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    askingForMove = false;
+  }
 }
 
 async function show(next, { force = false } = {}) {
   // The socket and the HTTP answer both deliver each new view: keep the newest only (an undo
   // goes back on purpose, so it forces its view through).
   if (view && !force && next.ply < view.ply) return;
-  const delta = historyDelta(view ? view.history : null, next.history);
+  let delta = historyDelta(view ? view.history : null, next.history);
   const first = !view;
   const moved = !first && positionKey(view) !== positionKey(next);
   view = next;
   if (first) await setUp();
   if (moved) forgetHelp();
+  if (moved && lookback) {
+    lookback = null; // the game went on: show it
+    delta = { fresh: [], reverse: false };
+  }
+  notifyTurn();
   draw(delta);
   if ($("analysis-toggle").checked && view.assist) requestAnalysis();
+  awaitComputer();
 }
 
 /** Drop every piece of help given for an earlier position. */
@@ -68,21 +93,61 @@ function forgetHelp() {
   }
 }
 
+/** It is now this page's turn: say so in the tab's title (and with a sound if asked). */
+function notifyTurn() {
+  const mine = Boolean(token) && view.status !== "finished" && (view.legal || []).length > 0;
+  if (mine && !myTurnBefore && $("sound-toggle").checked) beep();
+  myTurnBefore = mine;
+  const prefix = view.status === "finished" ? "Game over · " : mine && view.mode !== "local" ? "● Your move · " : "";
+  document.title = `${prefix}${view.title} · flipgames arcade`;
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch {
+    // No audio on this device: the title still says it.
+  }
+}
+
 function draw(delta = { fresh: [], reverse: false }) {
-  board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
-  if (hint && hint.key === positionKey(view)) board.hint(hint.action);
+  if (lookback) {
+    board.update(lookback, { interactive: false, analysis: null, ...delta });
+  } else {
+    board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
+  }
+  if (hint && !lookback && hint.key === positionKey(view)) board.hint(hint.action);
   const waiting = computerThinking();
-  $("status-text").textContent = thinking ? "The computer is thinking…" : statusLine(view);
+  $("status-text").textContent = waiting ? "The computer is thinking…" : statusLine(view);
   $("thinking").hidden = !waiting;
   document.body.classList.toggle("thinking", waiting);
   $("turn-dot").className = `turn-dot p${view.current_player}`;
   document.body.classList.toggle("my-turn", interactive());
-  renderPlayers($("players"), view);
+  renderPlayers($("players"), view, presence);
   renderAssist();
-  renderMoves($("moves"), boardModule.describeTurns(view.history, view.actors), { players: view.players });
+  renderMoves($("moves"), boardModule.describeTurns(view.history, view.actors), {
+    players: view.players,
+    current: lookback ? lookback.history.length : null,
+    onPick: lookAt,
+  });
+  $("lookback").hidden = !lookback;
+  if (lookback) {
+    const last = lookback.last ? `after ${lookback.last.action}` : "the start";
+    $("lookback-text").textContent = `Looking back: ${last} (move ${lookback.history.length} of ${view.history.length})`;
+  }
+  renderOffer();
   renderAnalysis();
   const over = view.status === "finished";
-  $("result").hidden = !over;
+  $("result").hidden = !over || resultClosed;
   if (over) {
     $("result-title").textContent = resultTitle(view);
     $("result-detail").textContent = engineStatus(view);
@@ -93,17 +158,31 @@ function draw(delta = { fresh: [], reverse: false }) {
       return item;
     }));
     $("result-lines").hidden = lines.length === 0;
+    if (view.ending === "resignation") {
+      const loser = view.result === "1-0" ? 1 : 0;
+      $("result-detail").textContent = `${cap(view.players[loser])} resigned.`;
+    } else if (view.ending === "agreement") {
+      $("result-detail").textContent = "Drawn by agreement.";
+    }
+    renderRematch();
     $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
     $("record-link").href = api.recordUrl(id);
     rememberMatch({ id, result: view.result });
   }
+  const playing = Boolean(token) && !over;
+  $("resign").hidden = !playing;
+  $("resign").disabled = busy;
+  $("offer-draw").hidden = !(playing && view.mode === "online");
+  const offered = view.draw_offer !== null && view.draw_offer !== undefined;
+  $("offer-draw").disabled = busy || (offered && view.draw_offer === view.seat);
+  $("offer-draw").textContent = offered && view.draw_offer === view.seat ? "½ Draw offered" : "½ Offer draw";
   $("undo").disabled = busy || !view.undo;
   $("hint").disabled = busy || !interactive();
   $("hint").hidden = !(token && view.assist);
   $("analysis-switch").hidden = !(token && view.assist && info && info.solved);
   $("analysis-toggle").disabled = over;
   // Spectators, and players without undo or help, get no empty controls card.
-  $("controls").hidden = ["undo", "hint", "analysis-switch"].every((name) => $(name).hidden);
+  $("controls").hidden = ["undo", "hint", "analysis-switch", "resign", "offer-draw"].every((name) => $(name).hidden);
 }
 
 async function setUp() {
@@ -111,8 +190,9 @@ async function setUp() {
   $("game-title").textContent = view.title;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   boardModule = await loadBoard(view.game);
-  const seat = view.mode === "local" ? null : view.seat;
-  board = boardModule.createBoard($("board"), { seat, onAction: act, announce: (text) => toast(text, "info") });
+  makeBoard();
+  $("flip-board").hidden = !boardModule.canFlip;
+  $("sound-toggle").checked = localStorage.getItem("flipgames.sound") === "on";
   document.body.dataset.game = view.game;
   const games = await api.games().catch(() => []);
   info = games.find((g) => g.name === view.game) || null;
@@ -128,6 +208,58 @@ async function setUp() {
   }
   setUpSharing();
   if (token) rememberMatch({ id, game: view.game, title: view.title, mode: view.mode, play: location.pathname + location.search });
+}
+
+/** The board, seen from the player's side, or from the other one after "Flip board". */
+function makeBoard() {
+  const seat = view.mode === "local" ? null : view.seat;
+  const side = flipped ? (seat === 1 ? 0 : 1) : seat;
+  $("board").replaceChildren();
+  board = boardModule.createBoard($("board"), { seat: side, onAction: act, announce: (text) => toast(text, "info") });
+}
+
+/** The other player's draw offer, with Accept and Decline (or, offered by us, nothing). */
+function renderOffer() {
+  const theirs = Boolean(token) && view.status !== "finished" && view.draw_offer !== null
+    && view.draw_offer !== undefined && view.draw_offer !== view.seat;
+  $("draw-offer").hidden = !theirs;
+  if (theirs) $("draw-offer-text").textContent = `${cap(view.players[view.draw_offer])} offers a draw.`;
+}
+
+/** Rematch: ask for one, or join the one the other player asked for. */
+function renderRematch() {
+  const button = $("rematch");
+  button.hidden = !token;
+  const mine = findMatch(id);
+  const joined = mine && mine.rematch;
+  button.textContent = view.rematch && !joined && view.mode === "online" ? "↻ Join the rematch" : "↻ Rematch";
+  $("rematch-note").hidden = !(view.rematch && !joined && view.mode === "online");
+  $("rematch-note").textContent = "Your opponent asked for a rematch (sides swapped).";
+}
+
+/** Show the position after `count` history entries; the live game goes on meanwhile. */
+async function lookAt(count) {
+  if (count === view.history.length) {
+    leaveLookback();
+    return;
+  }
+  try {
+    const frame = await api.position(id, count);
+    const history = view.history.slice(0, count);
+    const last = frame.action ? { action: frame.action, by: frame.by } : null;
+    const before = lookback || view;
+    lookback = { ...view, ...frame, seat: view.seat, seats: view.seats, legal: [], history, last };
+    draw(historyDelta(before.history, history));
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+function leaveLookback() {
+  if (!lookback) return;
+  const before = lookback;
+  lookback = null;
+  draw(historyDelta(before.history, view.history));
 }
 
 function renderAssist() {
@@ -264,6 +396,74 @@ $("hint").addEventListener("click", async () => {
   }
 });
 
+/** Run a request that changes the match (resign, draw); its answer is the new view. */
+async function send(request) {
+  busy = true;
+  draw();
+  try {
+    const next = await request();
+    busy = false;
+    await show(next);
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    busy = false;
+    draw();
+  }
+}
+
+$("resign").addEventListener("click", () => {
+  // Two clicks: a stray tap must not end the game.
+  if (!resignArmed) {
+    resignArmed = true;
+    $("resign").textContent = "⚑ Really resign?";
+    $("resign").classList.add("danger");
+    setTimeout(() => {
+      resignArmed = false;
+      $("resign").textContent = "⚑ Resign";
+      $("resign").classList.remove("danger");
+    }, 4000);
+    return;
+  }
+  resignArmed = false;
+  $("resign").textContent = "⚑ Resign";
+  $("resign").classList.remove("danger");
+  send(() => api.resign(id, token));
+});
+$("offer-draw").addEventListener("click", () => send(() => api.draw(id, token, "offer")));
+$("draw-accept").addEventListener("click", () => send(() => api.draw(id, token, "accept")));
+$("draw-decline").addEventListener("click", () => send(() => api.draw(id, token, "decline")));
+$("lookback-exit").addEventListener("click", leaveLookback);
+$("result-close").addEventListener("click", () => {
+  resultClosed = true;
+  $("result").hidden = true;
+});
+$("flip-board").addEventListener("click", () => {
+  flipped = !flipped;
+  $("flip-board").setAttribute("aria-pressed", String(flipped));
+  makeBoard();
+  draw();
+});
+$("sound-toggle").addEventListener("change", () => {
+  localStorage.setItem("flipgames.sound", $("sound-toggle").checked ? "on" : "off");
+  if ($("sound-toggle").checked) beep(); // a sample (and browsers allow audio after a click)
+});
+$("rematch").addEventListener("click", async () => {
+  $("rematch").disabled = true;
+  try {
+    const created = await api.rematch(id, token);
+    rememberMatch({ id, rematch: created.id });
+    rememberMatch({
+      id: created.id, game: view.game, title: view.title, mode: view.mode,
+      play: created.links.play, created: Date.now(),
+    });
+    location.href = created.links.play;
+  } catch (err) {
+    toast(err.message, "error");
+    $("rematch").disabled = false;
+  }
+});
+
 $("analysis-toggle").addEventListener("change", () => {
   if (!$("analysis-toggle").checked) {
     analysis = null;
@@ -286,9 +486,13 @@ async function start() {
     return;
   }
   const live = new LiveMatch(id, token, {
-    onView: (next) => { if (!busy) show(next); },
+    onPresence: view.mode === "online" ? (seats) => { presence = seats; draw(); } : null,
+    // Views can overtake the HTTP answer (the computer's reply, say): show keeps the newest.
+    onView: (next) => show(next),
     onError: (error) => toast(error.message, "error"),
     onStatus: (state) => {
+      liveState = state;
+      if (state !== "live") awaitComputer();
       $("live").className = `live ${state}`;
       $("live").title = state === "live" ? "live updates on" : state === "reconnecting" ? "reconnecting…" : "live updates off";
     },

@@ -124,12 +124,10 @@ async function startGame(event) {
   if (mode === "ai") spec.level = form.get("level");
   if (mode !== "local") spec.seat = Number(form.get("seat"));
   $("start").disabled = true;
-  // Against the computer the answer waits for its first move when it has one: say so.
+  // The answer comes at once (the computer's first move, if it has one, follows on the game
+  // page): this shows only on a slow connection.
   const status = $("new-game-status");
-  let waiting = "Setting up the game…";
-  if (mode === "ai" && spec.seat === 1) waiting = "The computer is thinking about its first move…";
-  else if (mode === "ai" && chosen.has_chance) waiting = "Setting up the game (if the computer goes first, it is thinking)…";
-  $("new-game-status-text").textContent = waiting;
+  $("new-game-status-text").textContent = "Setting up the game…";
   status.hidden = false;
   try {
     const created = await api.create(spec);

@@ -243,6 +243,7 @@ function setTile(tile, data) {
     holder.setAttribute("class", `shape shape-${shape}`);
     holder.dataset.drawn = shape;
   }
+  tile.setAttribute("role", "img");
   tile.setAttribute("aria-label", shape ? `${shape}${data.nullified ? " (nullified)" : ""}` : "face-down tile");
   return before !== undefined && before !== shape;
 }

@@ -14,6 +14,9 @@ export function parseMove(text) {
 
 export const describeTurns = alternatingTurns;
 
+/** The board turns round for the second player (ctx.seat === 1), so the page offers "Flip board". */
+export const canFlip = true;
+
 export function createBoard(host, ctx) {
   let grid = null;
   let view = null;

@@ -21,6 +21,9 @@ export const describeTurns = alternatingTurns;
 
 const TRAY = 130;
 
+/** The board turns round for the second player (ctx.seat === 1), so the page offers "Flip board". */
+export const canFlip = true;
+
 export function createBoard(host, ctx) {
   let grid = null;
   let view = null;

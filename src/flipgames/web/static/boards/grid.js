@@ -22,7 +22,8 @@ export class GridBoard {
     this.svg = el("svg", {
       class: "board-svg",
       viewBox: `0 0 ${side} ${side + below}`,
-      role: "img",
+      // A labelled group, not an image: it holds the clickable (focusable) targets.
+      role: "group",
       "aria-label": title || "game board",
     });
     this.frame = el("rect", { class: "frame", x: 4, y: 4, width: side - 8, height: side - 8, rx: 18 });
@@ -108,6 +109,7 @@ export function setFace(piece, face, owner) {
   const before = piece.dataset.face;
   piece.dataset.face = face;
   piece.dataset.owner = owner;
+  piece.setAttribute("role", "img");
   piece.setAttribute("aria-label", `${owner} ${face}`);
   return before !== undefined && before !== face;
 }

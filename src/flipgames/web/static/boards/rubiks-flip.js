@@ -206,6 +206,7 @@ function setTile(tile, data) {
   tile.dataset.colour = data.colour;
   tile.dataset.owner = data.owner;
   tile.classList.toggle("locked", Boolean(data.locked));
+  tile.setAttribute("role", "img");
   tile.setAttribute("aria-label", `${COLOUR_NAMES[data.colour]} tile${data.locked ? ", locked" : ""}`);
   return before !== undefined && before !== data.colour;
 }

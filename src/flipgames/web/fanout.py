@@ -1,0 +1,61 @@
+"""WebSocket updates across server processes, with PostgreSQL LISTEN/NOTIFY.
+
+Several server processes (``flipgames serve --workers N``, or several hosts) may share one
+PostgreSQL database; the players of one match may then be connected to different processes.
+Every write to a match announces it in the same transaction (``pg_notify`` on
+:data:`~flipgames.web.service.CHANNEL`, payload ``origin:match_id``, sent on commit). Each
+process listens on its own connection and, for a change made elsewhere, broadcasts the match
+to its own sockets (their views are read from the database, whose revision tells the live
+cache it is old). SQLite is one process: nothing to listen to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from flipgames.web.db import normalise_url
+from flipgames.web.service import CHANNEL
+
+log = logging.getLogger(__name__)
+
+
+def listen_url(database_url: str) -> str | None:
+    """The libpq address to LISTEN on, or None for a database without notifications.
+
+    >>> listen_url("postgresql://ada:pw@db.example/arcade")
+    'postgresql://ada:pw@db.example/arcade'
+    >>> listen_url("sqlite:///arcade.sqlite") is None
+    True
+    """
+    url = make_url(normalise_url(database_url))
+    if url.get_backend_name() != "postgresql":
+        return None
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def listen(
+    url: str, origin: str, changed: Callable[[str], Awaitable[None]], retry: float = 1.0
+) -> None:
+    """Call ``changed(match_id)`` for every match changed by another process, until cancelled;
+    a lost connection is opened again (after ``retry`` seconds, doubling up to 30)."""
+    pause = retry
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+                await connection.execute(f"LISTEN {CHANNEL}")
+                pause = retry
+                async for note in connection.notifies():
+                    sender, _, match_id = note.payload.partition(":")
+                    if sender != origin and match_id:
+                        await changed(match_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("lost the change announcements (%s); listening again in %.0f s", exc, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 30.0)

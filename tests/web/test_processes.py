@@ -1,0 +1,170 @@
+"""More than one server process on one PostgreSQL database: two ``flipgames serve`` processes
+with one player connected to each (moves reach the other process's socket through
+LISTEN/NOTIFY), ``--workers 2`` playing against the computer, and ``--workers`` refused on
+SQLite.
+
+The PostgreSQL tests run when ``FLIPGAMES_TEST_POSTGRES_URL`` names a database (CI sets it);
+each works in a schema of its own, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
+needs_postgres = pytest.mark.parametrize(
+    "postgres", [POSTGRES] if POSTGRES else [], ids=["postgresql"]
+)
+
+
+@pytest.fixture
+def schema_url(postgres: str) -> Iterator[str]:
+    """``postgres`` with a fresh schema of its own as the search path."""
+    name = f"processes_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{postgres}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(postgres, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(database: str, log: Path, *extra: str) -> Iterator[int]:
+    """``flipgames serve`` on a free port; its port. Killed on leaving."""
+    port = free_port()
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
+    env = {**os.environ, "FLIPGAMES_ACTIONS_PER_MINUTE": "0", "FLIPGAMES_MATCHES_PER_MINUTE": "0"}
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [*command, *extra], stdout=output, stderr=subprocess.STDOUT, env=env
+        )
+    try:
+        for _ in range(300):  # a bounded wait for start-up, not a timing
+            if process.poll() is not None:
+                raise AssertionError(f"the server exited:\n{log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError(f"the server did not come up:\n{log.read_text()}")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def call(port: int, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=data,
+        method=method,
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def next_view(socket: ClientConnection) -> Any:
+    while True:
+        message = json.loads(socket.recv(timeout=30))
+        if message["type"] == "view":
+            return message["match"]
+
+
+@needs_postgres
+def test_two_server_processes_play_one_match_with_a_player_on_each(
+    schema_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "servers.log"
+    with serve(schema_url, log) as first, serve(schema_url, log) as second:
+        created = call(first, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+        match_id = created["id"]
+        white_token = created["token"]
+        black_token = created["links"]["invite"].split("token=")[1]
+        with (
+            connect(f"ws://127.0.0.1:{first}/ws/matches/{match_id}?token={white_token}") as white,
+            connect(f"ws://127.0.0.1:{second}/ws/matches/{match_id}?token={black_token}") as black,
+        ):
+            assert next_view(white)["ply"] == next_view(black)["ply"] == 0
+            white.send(json.dumps({"type": "action", "action": "b1xb3", "ply": 0}))
+            assert next_view(white)["history"] == ["b1xb3"]
+            # Made on the first process, seen on the second one's socket.
+            seen = next_view(black)
+            assert (seen["history"], seen["legal"] != []) == (["b1xb3"], True)
+            black.send(json.dumps({"type": "action", "action": "a3xb3", "ply": 1}))
+            assert next_view(black)["history"] == ["b1xb3", "a3xb3"]
+            assert next_view(white)["history"] == ["b1xb3", "a3xb3"]
+        # Each process's live copy of the match follows the other's writes.
+        both = [call(port, "GET", f"/api/matches/{match_id}") for port in (first, second)]
+        assert both[0]["history"] == both[1]["history"] == ["b1xb3", "a3xb3"]
+
+
+@needs_postgres
+def test_workers_2_plays_against_the_computer(schema_url: str, tmp_path: Path) -> None:
+    with serve(schema_url, tmp_path / "server.log", "--workers", "2") as port:
+        created = call(
+            port, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "ai", "seed": 4}
+        )
+        token = created["token"]
+        view = created["match"]
+        for _ in range(3):
+            if view["status"] == "finished":
+                break
+            answer = call(
+                port,
+                "POST",
+                f"/api/matches/{created['id']}/actions",
+                {"token": token, "action": view["legal"][0]},
+            )
+            assert answer["thinking"] or answer["status"] == "finished"
+            view = call(port, "GET", f"/api/matches/{created['id']}?token={token}&wait=true")
+            assert not view["thinking"]
+        assert len(view["history"]) >= 2
+        assert all(actor in (0, 1) for actor in view["actors"])
+        assert view["actors"][:2] == [0, 1]
+
+
+def test_workers_need_postgresql(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "flipgames", "serve", "--db", database, "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "flipgames: error: --workers above 1 needs a PostgreSQL database "
+        "(--db postgresql://...): SQLite is for one server process"
+    ]
