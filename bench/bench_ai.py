@@ -9,7 +9,8 @@ Markdown row: the new hard's wins, draws and losses, its score (win 1, draw 1/2)
 Wilson interval, and the mean CPU seconds per move of each side (``time.process_time``).
 
 * **new hard**: the ``hard`` level with ``--seconds`` a move instead of its default (the
-  compiled alpha-beta where the game has a kernel, else the reference agent with that
+  compiled alpha-beta where the game has a kernel, its budget counted in CPU seconds so the
+  load of the machine does not take from it; else the reference agent with that wall-clock
   deadline).
 * **mcts**: OpenSpiel's ``MCTSBot`` (UCT constant 2, one random rollout per leaf to the end of
   the game, solver on) at **equal CPU time**: before each match its simulations per second are
@@ -108,7 +109,7 @@ class MCTSBotAgent(Agent):
 def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
     """``hard`` with ``seconds`` a move."""
     if has_kernel_search(game):
-        return KernelAlphaBetaAgent(rng, game, seconds=seconds)
+        return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=time.process_time)
     agent = make_level_agent(game, "hard", rng)
     assert isinstance(agent, AlphaBetaAgent)
     agent.seconds = seconds

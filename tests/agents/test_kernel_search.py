@@ -100,7 +100,7 @@ def test_the_ported_evaluations_equal_the_reference_ones() -> None:
 def test_takes_the_mate_in_one() -> None:
     # Black to move: b3xb1 lands on White's goal and White cannot capture it there.
     game = make("flipflop-3x3")
-    state = game.state_from_actions("a1-a2 c3-c2 a2xb3 c2xb3 c1-c3".split())
+    state = game.state_from_actions(["a1-a2", "c3-c2", "a2xb3", "c2xb3", "c1-c3"])
     result = KernelAlphaBetaAgent(random.Random(1), game, max_nodes=10_000).search(state)
     assert state.action_to_string(result.action) == "b3xb1"
     assert result.score == WIN - 1
@@ -108,7 +108,7 @@ def test_takes_the_mate_in_one() -> None:
 
 def test_completes_a_four_and_blocks_one() -> None:
     game = make("flipfour")
-    state = game.state_from_actions("R@a1 R@e5 R@b1 R@e4 R@c1".split())
+    state = game.state_from_actions(["R@a1", "R@e5", "R@b1", "R@e4", "R@c1"])
     # Black must stop d1 (a drop there, either face) or lose at once.
     result = KernelAlphaBetaAgent(random.Random(1), game, max_nodes=200_000).search(state)
     assert state.action_to_string(result.action) in ("R@d1", "B@d1")

@@ -3,11 +3,11 @@
 :class:`KernelAlphaBetaAgent` runs the game's compiled search
 (:mod:`flipgames.core.jit_search`; per game e.g. :mod:`flipgames.games.flipflop.search_kernel`)
 by iterative deepening. Budgets: ``max_nodes`` (reproducible: a seeded agent plays the same
-moves on any machine, which is what tests use) and ``seconds`` (a deadline the compiled search
-reads itself, for play); the first to run out ends the search and the last complete iteration
-decides. Ties among the best root actions are broken with the agent's generator. The agent
-keeps its transposition table from one move to the next, so a game replays exactly only from
-a fresh agent.
+moves on any machine, which is what tests use) and ``seconds`` (for play: wall-clock, or CPU
+time with ``clock=time.process_time``); the first to run out ends the search and the last
+complete iteration decides. Ties among the best root actions are broken with the agent's
+generator. The agent keeps its transposition table from one move to the next, so a game
+replays exactly only from a fresh agent.
 
 Which games have one is the kernel's business: :func:`kernel_searcher` returns None for a game
 without a kernel, or with ``FLIPGAMES_KERNEL=python``.
@@ -23,6 +23,8 @@ True
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
@@ -72,6 +74,7 @@ class KernelAlphaBetaAgent(Agent):
         depth: int = 64,
         max_nodes: int | None = None,
         seconds: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(rng)
         if max_nodes is None and seconds is None:
@@ -85,13 +88,14 @@ class KernelAlphaBetaAgent(Agent):
         self.depth = depth
         self.max_nodes = max_nodes
         self.seconds = seconds
+        self.clock = clock
 
     def search(self, state: State) -> KernelSearchResult:
         """Search ``state`` within the budgets; the chosen action and every root score."""
         from flipgames.core.jit_search import iterative_deepening
 
         return iterative_deepening(
-            self.searcher, state, self.rng, self.depth, self.max_nodes, self.seconds
+            self.searcher, state, self.rng, self.depth, self.max_nodes, self.seconds, self.clock
         )
 
     def choose(self, state: State) -> int:
