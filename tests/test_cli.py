@@ -290,7 +290,7 @@ def test_arena_prints_the_score_with_an_interval(capsys):
     [
         (["arena", "flipflop-3x3", "--a", "genius"], "unknown level 'genius'"),
         (["arena", "flipflop", "--a", "perfect"], "level 'perfect' needs a solved game"),
-        (["play", "rubiks-flip", "--vs", "perfect"], "level 'perfect' needs a solved game"),
+        (["play", "flipfour", "--vs", "perfect"], "level 'perfect' needs a solved game"),
     ],
 )
 def test_bad_levels_are_refused(capsys, argv, words):

@@ -3,9 +3,10 @@
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
 solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
 and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
-below every level. What each level is for each game, and the arena results
-that show the levels are ordered, are in ``docs/ai.md``.
+time; the solution is then cached on disk). Rubik's Flip's ``perfect`` is exact wherever the
+kernel's proof search answers within its budget (agents.proof), else ``hard``. ``random`` is
+accepted too, as the baseline below every level. What each level is for each game, and the
+arena results that show the levels are ordered, are in ``docs/ai.md``.
 
 Easy and medium budget iterations and nodes, not seconds, so a seeded game at those levels is
 reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
@@ -44,6 +45,7 @@ from flipgames.agents.base import Agent, RandomAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.perfect import PerfectAgent, SolvedValues
+from flipgames.agents.proof import MAX_NODES, ProofAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
@@ -155,6 +157,9 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
     },
 }
 _FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
+#: Games too big to solve by enumeration whose ``perfect`` level is the kernel's exact search
+#: where it answers within its budget, else ``hard`` (agents.proof).
+_PROVED_BY_SEARCH: Final = frozenset({"rubiks-flip"})
 
 
 @cache
@@ -165,7 +170,8 @@ def _solution(game: Game) -> SolvedValues:
 
 def levels_for(game: Game) -> list[str]:
     """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
-    return list(LEVELS) if is_solved(game) else list(LEVELS[:-1])
+    perfect = is_solved(game) or game.name in _PROVED_BY_SEARCH
+    return list(LEVELS) if perfect else list(LEVELS[:-1])
 
 
 def describe_level(game: Game, level: str) -> str:
@@ -178,6 +184,11 @@ def describe_level(game: Game, level: str) -> str:
     _check_level(game, level)
     if level == "random":
         return "a uniformly random legal action"
+    if level == "perfect" and not is_solved(game):
+        return (
+            f"exact alpha-beta search (the cached proof at the first turn) wherever it answers "
+            f"within {MAX_NODES:,} nodes (about 1.5 s), else hard"
+        )
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
@@ -200,6 +211,8 @@ def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
     _check_level(game, level)
     if level == "random":
         return RandomAgent(rng)
+    if level == "perfect" and not is_solved(game):
+        return ProofAgent(rng, game, _TABLE[game.name]["hard"].build(rng))
     if level == "perfect":
         return PerfectAgent(rng, _solution(game))
     spec = _TABLE.get(game.name, _FALLBACK)[level]

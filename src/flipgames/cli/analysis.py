@@ -13,7 +13,8 @@ from typing import Any
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
-from flipgames.solvers import catalog, policies, stochastic
+from flipgames.core.progress import silent
+from flipgames.solvers import alphabeta, catalog, policies, stochastic
 from flipgames.solvers.retrograde import WORDS, Progress, SolverError
 
 
@@ -26,6 +27,33 @@ def _say(quiet: bool) -> Progress | None:
 
 def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def _proof_progress(message: str, *, done: int | None = None, total: int | None = None) -> None:
+    # One line per finished first turn; a terminal also sees the count move.
+    if sys.stderr.isatty():
+        print(f"\r  {message}: {done}/{total}", end="", file=sys.stderr, flush=True)
+    if done == total:
+        print(f"\r  {message}: done", file=sys.stderr, flush=True)
+
+
+def prove_report(game: Game, memory: str | None, quiet: bool) -> dict[str, Any]:
+    """Prove ``game``'s value by alpha-beta on its kernel (cached) and describe it."""
+    started = time.perf_counter()
+    budget = None if memory is None else alphabeta.parse_memory(memory)
+    proof = alphabeta.cached_prove(game, budget, silent if quiet else _proof_progress)
+    return {
+        "game": game.name,
+        "options": dict(game.options),
+        "solver": "alphabeta",
+        "value": WORDS[proof.value],
+        "first_turns": {turn: WORDS[value] for turn, value in proof.first_turns.items()},
+        "nodes": proof.nodes,
+        "symmetries": proof.symmetries,
+        "table_bytes": proof.table_bytes,
+        "seconds": proof.seconds,
+        "wall_seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def solve_report(game: Game, max_positions: int, quiet: bool) -> dict[str, Any]:
@@ -85,7 +113,28 @@ def policy_table(game: Game, quiet: bool) -> list[dict[str, Any]]:
     return rows
 
 
+def _print_proof(game: Game, report: dict[str, Any]) -> None:
+    print(" ".join([game.title, *(f"{k}={v}" for k, v in game.options.items())]))
+    verdict = {"win": "wins", "loss": "loses", "draw": "draws"}[report["value"]]
+    print(f"  {game.player_names[0]}, to move first, {verdict} with perfect play")
+    for word, verb in (("win", "win"), ("draw", "draw"), ("loss", "lose")):
+        turns = [turn for turn, value in report["first_turns"].items() if value == word]
+        if turns:
+            print(f"  first turns that {verb} ({len(turns)}): {' '.join(turns)}")
+    print(
+        f"  {report['nodes']:,} nodes ({report['symmetries']} symmetries folded, "
+        f"{report['table_bytes'] / 2**30:g} GiB table), solved in {report['seconds']:.1f} s"
+    )
+
+
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
+    if game.deterministic and not catalog.is_solved(game) and alphabeta.is_provable(game):
+        proof = prove_report(game, args.memory, args.quiet or args.json)
+        if args.json:
+            print(json.dumps(proof))
+        else:
+            _print_proof(game, proof)
+        return 0
     try:
         report = solve_report(game, args.max_positions, args.quiet or args.json)
     except SolverError as exc:

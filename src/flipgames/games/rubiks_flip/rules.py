@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
@@ -49,6 +49,9 @@ from flipgames.games.rubiks_flip.notation import (
     parse_turn,
 )
 from flipgames.games.rubiks_flip.render import render_state
+
+if TYPE_CHECKING:
+    from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
 
 TILES_PER_PLAYER: Final = 8
 FULL: Final = (1 << NUM_SQUARES) - 1
@@ -173,6 +176,12 @@ class RubiksFlip(Game):
 
     def new_initial_state(self) -> RubiksFlipState:
         return RubiksFlipState(self)
+
+    def kernel(self) -> RubiksFlipKernel:
+        # Imported here so that numba loads only when a kernel is first asked for.
+        from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
+
+        return RubiksFlipKernel(self)
 
     def rules_summary(self) -> str:
         lines = [
