@@ -75,6 +75,7 @@ class KernelAlphaBetaAgent(Agent):
         max_nodes: int | None = None,
         seconds: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        depth_step: int = 1,
     ) -> None:
         super().__init__(rng)
         if max_nodes is None and seconds is None:
@@ -89,13 +90,21 @@ class KernelAlphaBetaAgent(Agent):
         self.max_nodes = max_nodes
         self.seconds = seconds
         self.clock = clock
+        self.depth_step = depth_step
 
     def search(self, state: State) -> KernelSearchResult:
         """Search ``state`` within the budgets; the chosen action and every root score."""
         from flipgames.core.jit_search import iterative_deepening
 
         return iterative_deepening(
-            self.searcher, state, self.rng, self.depth, self.max_nodes, self.seconds, self.clock
+            self.searcher,
+            state,
+            self.rng,
+            self.depth,
+            self.max_nodes,
+            self.seconds,
+            self.clock,
+            self.depth_step,
         )
 
     def choose(self, state: State) -> int:

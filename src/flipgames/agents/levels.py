@@ -76,6 +76,8 @@ class Level:
     description: str
     build: Callable[[random.Random], Agent]
     kernel_seconds: float | None = None
+    #: Deepen the compiled search this many plies at a time (2: odd horizons only).
+    kernel_depth_step: int = 1
 
 
 #: Seconds a move for ``hard``: under the issue's one second, with room for the clock being
@@ -116,9 +118,9 @@ def _expectimax(depth: int, max_nodes: int | None = None, seconds: float | None 
     )
 
 
-def _kernel_hard(fallback: Level) -> Level:
+def _kernel_hard(fallback: Level, depth_step: int = 1) -> Level:
     """``hard`` on the compiled search, or ``fallback`` where the game has none."""
-    return Level(fallback.description, fallback.build, kernel_seconds=HARD_SECONDS)
+    return Level(fallback.description, fallback.build, HARD_SECONDS, depth_step)
 
 
 # Per game: easy, medium and hard. A game missing here (a new one) gets the MCTS fallback.
@@ -143,7 +145,9 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
         "medium": _mcts(100),
         # Odd horizons only: in seeded matches depth 3 beat depth 2 (13 wins, 87 draws, no
         # loss) while depth 4 only drew with it (24 draws in 24): see docs/ai.md.
-        "hard": _alphabeta(5, max_nodes=150_000, depth_step=2, seconds=HARD_SECONDS),
+        "hard": _kernel_hard(
+            _alphabeta(5, max_nodes=150_000, depth_step=2, seconds=HARD_SECONDS), depth_step=2
+        ),
     },
     "flip-switch": {
         "easy": _mcts(100),
@@ -194,9 +198,10 @@ def describe_level(game: Game, level: str) -> str:
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
     spec = _TABLE.get(game.name, _FALLBACK)[level]
     if spec.kernel_seconds is not None and has_kernel_search(game):
+        step = ", deepening two plies at a time (odd horizons)" * (spec.kernel_depth_step == 2)
         return (
             "compiled alpha-beta (iterative deepening, transposition table, the game's "
-            f"evaluation), {spec.kernel_seconds:g} s a move"
+            f"evaluation), {spec.kernel_seconds:g} s a move{step}"
         )
     return spec.description
 
@@ -212,12 +217,19 @@ def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect" and not is_solved(game):
-        return ProofAgent(rng, game, _TABLE[game.name]["hard"].build(rng))
+        return ProofAgent(rng, game, _build(game, "hard", rng))
     if level == "perfect":
         return PerfectAgent(rng, _solution(game))
+    return _build(game, level, rng)
+
+
+def _build(game: Game, level: str, rng: random.Random) -> Agent:
+    """The agent of a level from the table (the compiled search where the level has one)."""
     spec = _TABLE.get(game.name, _FALLBACK)[level]
     if spec.kernel_seconds is not None and has_kernel_search(game):
-        return KernelAlphaBetaAgent(rng, game, seconds=spec.kernel_seconds)
+        return KernelAlphaBetaAgent(
+            rng, game, seconds=spec.kernel_seconds, depth_step=spec.kernel_depth_step
+        )
     return spec.build(rng)
 
 

@@ -58,6 +58,9 @@ INFINITE = 2 * WIN
 MAX_PLY = 96
 #: Nodes per second assumed before anything is measured (far below any kernel's rate).
 FIRST_RATE = 20_000
+#: The share of the time left that the next iteration may plan to use (its rate per node
+#: can still drop, e.g. when other processes take the core).
+SAFETY = 0.8
 
 #: Bounds of a stored score.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -200,6 +203,7 @@ def iterative_deepening(
     max_nodes: int | None = None,
     seconds: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    depth_step: int = 1,
 ) -> KernelSearchResult:
     """Deepen one ply at a time to ``max_depth`` while the budgets last; choose with ``rng``
     among the root actions that tie the best score of the last complete iteration.
@@ -207,7 +211,8 @@ def iterative_deepening(
     A new iteration starts only while less than half of ``seconds`` has passed (the next one
     costs several times the last), and a proven win or loss ends the deepening. ``clock``
     measures the seconds: wall-clock by default, ``time.process_time`` for CPU time (what a
-    match "at equal CPU time" on a loaded machine needs).
+    match "at equal CPU time" on a loaded machine needs). ``depth_step=2`` deepens two plies at
+    a time from 1, so the horizon always falls after the root player's move (odd depths).
     """
     actions = searcher.prepare(state)
     if len(actions) == 1:
@@ -219,18 +224,19 @@ def iterative_deepening(
     best: dict[int, int] = {}
     depth_done = 0
     rate = float(FIRST_RATE)
-    for depth in range(1, max_depth + 1):
+    for depth in range(1, max_depth + 1, depth_step):
         began, nodes_before = clock(), int(ctx[NODES])
         if seconds is not None:
             left = seconds - (began - start)
-            ctx[MAX_NODES] = min(node_budget, nodes_before + int(rate * left))
+            ctx[MAX_NODES] = min(node_budget, nodes_before + int(SAFETY * rate * left))
         scores = np.zeros(len(order), dtype=np.int64)
         searcher.search_root(depth, order, scores, ctx)
         spent = clock() - began
         if depth > 1 and spent > 0.005:
-            # The last iteration's rate: it is the closest to the next one's (deeper searches
-            # find fewer table hits than the shallow ones and run slower per node).
-            rate = (int(ctx[NODES]) - nodes_before) / spent
+            # Deeper iterations find fewer table hits and evaluate more leaves, so they run
+            # slower per node than shallow ones: the lowest rate measured so far is the safe one.
+            measured = (int(ctx[NODES]) - nodes_before) / spent
+            rate = measured if depth <= depth_step + 1 else min(rate, measured)
         if ctx[ABORTED]:
             break
         depth_done = depth
