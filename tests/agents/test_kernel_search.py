@@ -157,3 +157,34 @@ def test_bad_budgets_are_refused() -> None:
         KernelAlphaBetaAgent(random.Random(1), game)
     with pytest.raises(ValueError, match="depth"):
         KernelAlphaBetaAgent(random.Random(1), game, depth=0, max_nodes=10)
+
+
+def test_rubiks_flip_evaluation_and_late_proofs_agree_with_the_reference() -> None:
+    """The ported live-row evaluation equals the reference's (to the thousandth it is
+    rounded to); with few empty squares left the compiled search and the reference
+    alpha-beta both search to the end and agree on the result and its distance."""
+    from flipgames.agents.search import WIN as REFERENCE_WIN
+    from flipgames.games.rubiks_flip import search_kernel as rubiks
+    from flipgames.games.rubiks_flip.kernel import pack
+
+    game = make("rubiks-flip")
+    king = game.kernel().flags[1]  # type: ignore[union-attr]
+    for state in random_positions(game, 100, seed=7, max_plies=14):
+        first, second, faces = pack(state)
+        value = rubiks.evaluate(first, second, faces, king, rubiks._ROW_WEIGHT)
+        mover = state.current_player
+        assert math.tanh(value / 1000) == pytest.approx(state.evaluate(mover), abs=2e-3)
+    checked = 0
+    for index, state in enumerate(random_positions(game, 200, seed=8, max_plies=16)):
+        if len(state.history) < 11:
+            continue
+        agent = KernelAlphaBetaAgent(random.Random(index), game, depth=16, max_nodes=2_000_000)
+        result = agent.search(state)
+        reference = AlphaBetaAgent(random.Random(index), depth=16).search(state)
+        if abs(reference.score) >= REFERENCE_WIN - 100:
+            assert WIN - abs(result.score) == REFERENCE_WIN - abs(reference.score)
+            assert (result.score > 0) == (reference.score > 0)
+        else:
+            assert result.score == 0 == round(reference.score)
+        checked += 1
+    assert checked >= 10

@@ -61,6 +61,8 @@ FIRST_RATE = 20_000
 #: The share of the time left that the next iteration may plan to use (its rate per node
 #: can still drop, e.g. when other processes take the core).
 SAFETY = 0.8
+#: Seconds an iteration must take for its rate to be trusted as a bound.
+MEASURABLE = 0.02
 
 #: Bounds of a stored score.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -224,21 +226,34 @@ def iterative_deepening(
     best: dict[int, int] = {}
     depth_done = 0
     rate = float(FIRST_RATE)
-    for depth in range(1, max_depth + 1, depth_step):
+    measurable = False
+    depth = 1
+    while depth <= max_depth:
         began, nodes_before = clock(), int(ctx[NODES])
         if seconds is not None:
             left = seconds - (began - start)
             ctx[MAX_NODES] = min(node_budget, nodes_before + int(SAFETY * rate * left))
+        ctx[ABORTED] = 0
         scores = np.zeros(len(order), dtype=np.int64)
         searcher.search_root(depth, order, scores, ctx)
         spent = clock() - began
-        if depth > 1 and spent > 0.005:
-            # Deeper iterations find fewer table hits and evaluate more leaves, so they run
-            # slower per node than shallow ones: the lowest rate measured so far is the safe one.
-            measured = (int(ctx[NODES]) - nodes_before) / spent
-            rate = measured if depth <= depth_step + 1 else min(rate, measured)
+        searched = int(ctx[NODES]) - nodes_before
+        if searched > 0:
+            # A short iteration's rate is rough (the call's fixed cost weighs in, so it errs
+            # low) and only replaces the last; once iterations take long enough to measure,
+            # deeper ones (fewer table hits, more leaves) run slower per node than shallow
+            # ones, so the lowest of those rates is the safe one.
+            measured = searched / max(spent, 1e-6)
+            rate = min(rate, measured) if measurable and spent >= MEASURABLE else measured
+            measurable = measurable or spent >= MEASURABLE
         if ctx[ABORTED]:
-            break
+            # Out of nodes, or out of time; or the plan was made from a rate measured too
+            # low: then the same depth goes again with the rate just measured (the table
+            # keeps what the stopped iteration found, so little is searched twice).
+            out_of_time = seconds is None or clock() - start >= SAFETY * seconds
+            if ctx[NODES] >= node_budget or out_of_time:
+                break
+            continue
         depth_done = depth
         best = {int(a): int(s) for a, s in zip(order, scores, strict=True)}
         # The next iteration searches the best first (a stable sort keeps ties in order).
@@ -248,6 +263,7 @@ def iterative_deepening(
             break
         if seconds is not None and clock() - start > seconds / 2:
             break
+        depth += depth_step
     if not best:
         # Not even depth 1 fitted the budget: any legal action, drawn fairly.
         choice = rng.choice(actions)
