@@ -142,10 +142,13 @@ def test_hard_uses_the_kernel_where_there_is_one(monkeypatch: pytest.MonkeyPatch
     flipflop = make("flipflop")
     assert "compiled alpha-beta" in describe_level(flipflop, "hard")
     assert isinstance(make_level_agent(flipflop, "hard", random.Random(1)), KernelAlphaBetaAgent)
-    rubiks = make("rubiks-flip")
-    assert not isinstance(make_level_agent(rubiks, "hard", random.Random(1)), KernelAlphaBetaAgent)
-    with pytest.raises(NoKernelSearchError, match="rubiks-flip has no compiled search"):
-        KernelAlphaBetaAgent(random.Random(1), rubiks, max_nodes=100)
+    for name in ("flipflop-3x3", "flipfour", "rubiks-flip"):
+        agent = make_level_agent(make(name), "hard", random.Random(1))
+        assert isinstance(agent, KernelAlphaBetaAgent), name
+    switch = make("flip-switch")  # a chance game: no compiled search
+    assert isinstance(make_level_agent(switch, "hard", random.Random(1)), AlphaBetaAgent)
+    with pytest.raises(NoKernelSearchError, match="flip-switch has no compiled search"):
+        KernelAlphaBetaAgent(random.Random(1), switch, max_nodes=100)
     monkeypatch.setenv("FLIPGAMES_KERNEL", "python")
     assert isinstance(make_level_agent(flipflop, "hard", random.Random(1)), AlphaBetaAgent)
     assert "compiled" not in describe_level(flipflop, "hard")
