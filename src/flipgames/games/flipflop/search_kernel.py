@@ -21,7 +21,7 @@ graph-history approximation.
 >>> searcher = game.kernel().searcher()
 >>> result = iterative_deepening(searcher, game.new_initial_state(), random.Random(1), 20)
 >>> game.new_initial_state().action_to_string(result.action), result.score  # a win in 15
-('b1-b2', 999985)
+('b1xb3', 999985)
 """
 
 from __future__ import annotations
