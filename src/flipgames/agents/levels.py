@@ -9,9 +9,13 @@ within its budget (agents.proof), else ``hard``. ``random`` is accepted too, as 
 below every level. What each level is for each game, and the arena results that show the
 levels are ordered, are in ``docs/ai.md``.
 
-Budgets are iteration and node counts, not seconds, so a seeded game is reproducible on any
-machine; they were tuned so a move takes well under a second at easy and medium and about a
-second at hard on the 2-core machine the docs name (less where more search does not pay).
+Easy and medium budget iterations and nodes, not seconds, so a seeded game at those levels is
+reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
+:data:`HARD_SECONDS` a move: on the compiled alpha-beta where the game has a kernel (FlipFlop
+of both sizes, FlipFour), else on the reference agents with their node budgets and that
+deadline, whichever runs out first. Tests that need reproducible strong play build the
+agents with node budgets (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
+:class:`~flipgames.agents.search.AlphaBetaAgent`).
 
 >>> import random
 >>> from flipgames import make
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.perfect import PerfectAgent
 from flipgames.agents.proof import MAX_NODES, ProofAgent
@@ -62,10 +67,23 @@ class LevelUnavailableError(FlipgamesError, ValueError):
 
 @dataclass(frozen=True)
 class Level:
-    """How one level of one game plays: a description and a factory taking the generator."""
+    """How one level of one game plays: a description and a factory taking the generator.
+
+    With ``kernel_seconds`` set, the level plays the compiled alpha-beta
+    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`, that many seconds a move)
+    wherever the game has a compiled search, and ``build`` only without one.
+    """
 
     description: str
     build: Callable[[random.Random], Agent]
+    kernel_seconds: float | None = None
+    #: Deepen the compiled search this many plies at a time (2: odd horizons only).
+    kernel_depth_step: int = 1
+
+
+#: Seconds a move for ``hard``: under the issue's one second, with room for the clock being
+#: read only every thousand nodes and for Python around the search.
+HARD_SECONDS: Final = 0.9
 
 
 def _mcts(iterations: int, rollout_limit: int = 200) -> Level:
@@ -75,22 +93,35 @@ def _mcts(iterations: int, rollout_limit: int = 200) -> Level:
     )
 
 
-def _alphabeta(depth: int, max_nodes: int | None = None, depth_step: int = 1) -> Level:
-    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
+def _budget(max_nodes: int | None, seconds: float | None) -> str:
+    nodes = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
+    return nodes + (f" and {seconds:g} s a move" if seconds is not None else "")
+
+
+def _alphabeta(
+    depth: int, max_nodes: int | None = None, depth_step: int = 1, seconds: float | None = None
+) -> Level:
     step = ", deepening two plies at a time (odd horizons)" if depth_step == 2 else ""
     return Level(
-        f"alpha-beta to depth {depth}{budget}{step}, with the game's evaluation",
-        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes, depth_step=depth_step),
-    )
-
-
-def _expectimax(depth: int, max_nodes: int | None = None) -> Level:
-    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
-    return Level(
-        f"expectiminimax to depth {depth} (a chance outcome is a ply){budget}, "
+        f"alpha-beta to depth {depth}{_budget(max_nodes, seconds)}{step}, "
         "with the game's evaluation",
-        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes),
+        lambda rng: AlphaBetaAgent(
+            rng, depth=depth, max_nodes=max_nodes, depth_step=depth_step, seconds=seconds
+        ),
     )
+
+
+def _expectimax(depth: int, max_nodes: int | None = None, seconds: float | None = None) -> Level:
+    return Level(
+        f"expectiminimax to depth {depth} (a chance outcome is a ply)"
+        f"{_budget(max_nodes, seconds)}, with the game's evaluation",
+        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes, seconds=seconds),
+    )
+
+
+def _kernel_hard(fallback: Level, depth_step: int = 1) -> Level:
+    """``hard`` on the compiled search, or ``fallback`` where the game has none."""
+    return Level(fallback.description, fallback.build, HARD_SECONDS, depth_step)
 
 
 # Per game: easy, medium and hard. A game missing here (a new one) gets the MCTS fallback.
@@ -98,34 +129,36 @@ _TABLE: Final[dict[str, dict[str, Level]]] = {
     "flipflop-3x3": {
         "easy": _mcts(30),
         "medium": _mcts(300),
-        "hard": _alphabeta(20, max_nodes=200_000),
+        "hard": _kernel_hard(_alphabeta(20, max_nodes=200_000, seconds=HARD_SECONDS)),
     },
     "flipflop": {
         "easy": _mcts(100, rollout_limit=40),
         "medium": _alphabeta(3),
-        "hard": _alphabeta(12, max_nodes=100_000),
+        "hard": _kernel_hard(_alphabeta(12, max_nodes=100_000, seconds=HARD_SECONDS)),
     },
     "flipfour": {
         "easy": _mcts(100, rollout_limit=40),
         "medium": _alphabeta(2),
-        "hard": _alphabeta(12, max_nodes=80_000),
+        "hard": _kernel_hard(_alphabeta(12, max_nodes=80_000, seconds=HARD_SECONDS)),
     },
     "rubiks-flip": {
         "easy": _mcts(20),
         "medium": _mcts(100),
         # Odd horizons only: in seeded matches depth 3 beat depth 2 (13 wins, 87 draws, no
         # loss) while depth 4 only drew with it (24 draws in 24): see docs/ai.md.
-        "hard": _alphabeta(5, max_nodes=150_000, depth_step=2),
+        "hard": _kernel_hard(
+            _alphabeta(5, max_nodes=150_000, depth_step=2, seconds=HARD_SECONDS), depth_step=2
+        ),
     },
     "flip-switch": {
         "easy": _mcts(100),
         "medium": _expectimax(3),
-        "hard": _expectimax(8, max_nodes=30_000),
+        "hard": _expectimax(8, max_nodes=30_000, seconds=HARD_SECONDS),
     },
     "checkered-flag": {
         "easy": _mcts(30),
         "medium": _mcts(100),
-        "hard": _expectimax(6),
+        "hard": _expectimax(6, seconds=HARD_SECONDS),
     },
 }
 _FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
@@ -158,7 +191,14 @@ def describe_level(game: Game, level: str) -> str:
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
-    return _TABLE.get(game.name, _FALLBACK)[level].description
+    spec = _TABLE.get(game.name, _FALLBACK)[level]
+    if spec.kernel_seconds is not None and has_kernel_search(game):
+        step = ", deepening two plies at a time (odd horizons)" * (spec.kernel_depth_step == 2)
+        return (
+            "compiled alpha-beta (iterative deepening, transposition table, the game's "
+            f"evaluation), {spec.kernel_seconds:g} s a move{step}"
+        )
+    return spec.description
 
 
 def make_level_agent(
@@ -175,10 +215,20 @@ def make_level_agent(
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect" and not is_solved(game):
-        return ProofAgent(rng, game, _TABLE[game.name]["hard"].build(rng))
+        return ProofAgent(rng, game, _build(game, "hard", rng))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    return _TABLE.get(game.name, _FALLBACK)[level].build(rng)
+    return _build(game, level, rng)
+
+
+def _build(game: Game, level: str, rng: random.Random) -> Agent:
+    """The agent of a level from the table (the compiled search where the level has one)."""
+    spec = _TABLE.get(game.name, _FALLBACK)[level]
+    if spec.kernel_seconds is not None and has_kernel_search(game):
+        return KernelAlphaBetaAgent(
+            rng, game, seconds=spec.kernel_seconds, depth_step=spec.kernel_depth_step
+        )
+    return spec.build(rng)
 
 
 def _check_level(game: Game, level: str) -> None:

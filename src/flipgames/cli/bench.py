@@ -9,9 +9,11 @@ figure measured for about ``--seconds``:
   other systems;
 * perft leaves per second (deterministic games): perft from the start at increasing depths
   while the next depth fits the time, the rate of the deepest one;
-* MCTS iterations per second and alpha-beta nodes per second of the reference agents
-  (:mod:`flipgames.agents`) from the first position where a player moves; agents do not run
-  on kernels, so kernel rows leave these out (``null`` in JSON).
+* MCTS iterations per second and alpha-beta nodes per second from the first position where
+  a player moves: the reference agents (:mod:`flipgames.agents`) in reference rows; in kernel
+  rows the compiled alpha-beta (:mod:`flipgames.agents.kernel_search`, what ``hard`` plays)
+  where the game has one. MCTS does not run on kernels, so kernel rows leave it out, as they
+  leave out alpha-beta for a kernel without a compiled search (``null`` in JSON).
 
 The machine, Python, numpy and numba versions come with every run: the figures mean nothing
 without them. Kernel figures exclude the one-time compile or cache load (a warm-up call).
@@ -30,6 +32,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
+from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
@@ -160,6 +163,19 @@ def alphabeta_rate(game: Game, seconds: float) -> float:
     return agent.last_nodes / (time.perf_counter() - started)
 
 
+def kernel_alphabeta_rate(game: Game, seconds: float) -> float | None:
+    """Nodes per second of the compiled alpha-beta, or None where the game has none."""
+    if not has_kernel_search(game):
+        return None
+    state = _player_node(game)
+    # A first tiny search loads (or compiles) the machine code, outside the measurement.
+    KernelAlphaBetaAgent(random.Random(1), game, max_nodes=100).search(state)
+    agent = KernelAlphaBetaAgent(random.Random(1), game, seconds=seconds)
+    started = time.perf_counter()
+    nodes = agent.search(state).nodes
+    return nodes / (time.perf_counter() - started)
+
+
 def bench_game(game: Game, seconds: float) -> list[Row]:
     """The reference row and, when the game has one, the kernel row."""
     start = game.new_initial_state()
@@ -179,7 +195,8 @@ def bench_game(game: Game, seconds: float) -> list[Row]:
     if kernel is not None:
         playouts, plies = kernel_playouts(kernel, seconds)
         perft = perft_rate(kernel.perft, start, seconds) if game.deterministic else None
-        rows.append(Row(game.name, "fast", playouts, plies, perft, None, None))
+        alphabeta = kernel_alphabeta_rate(game, seconds)
+        rows.append(Row(game.name, "fast", playouts, plies, perft, None, alphabeta))
     return rows
 
 

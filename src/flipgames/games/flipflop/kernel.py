@@ -49,6 +49,7 @@ from flipgames.core.progress import Progress, silent
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.flipflop.rules import FlipFlop
+    from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
 
 I64 = npt.NDArray[np.int64]
 
@@ -459,6 +460,13 @@ class FlipFlopKernel:
             [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
             [int(row[-1]) for row in legal[:rows]],
         )
+
+    def searcher(self) -> FlipFlopSearcher:
+        """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
+        transposition table."""
+        from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
+
+        return FlipFlopSearcher(self)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""

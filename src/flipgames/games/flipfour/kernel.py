@@ -33,6 +33,7 @@ from flipgames.games.flipfour.rules import PIECES_IN_HAND
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
+    from flipgames.games.flipfour.search_kernel import FlipFourSearcher
 
 I64 = npt.NDArray[np.int64]
 
@@ -326,6 +327,13 @@ class FlipFourKernel:
         hand = hand1 if player else hand0
         n = _generate(white, black, bishops, hand, player, _REACH, _MOVE_IDS, moves)
         return [int(a) for a in moves[:n]]
+
+    def searcher(self) -> FlipFourSearcher:
+        """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
+        transposition table."""
+        from flipgames.games.flipfour.search_kernel import FlipFourSearcher
+
+        return FlipFourSearcher(self)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""

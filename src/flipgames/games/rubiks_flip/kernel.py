@@ -36,6 +36,7 @@ from flipgames.games.rubiks_flip.rules import LINES, RubiksFlipState
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.rubiks_flip.rules import RubiksFlip
+    from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
 
 FULL: Final = 0xFFFF
 NOT_FILE_A: Final = 0xEEEE
@@ -457,6 +458,13 @@ class RubiksFlipKernel:
     def flags(self) -> tuple[int, int, int]:
         """``(flap, king, mover_first)``: the option set as the compiled functions take it."""
         return self.flap, self.king, self.mover_first
+
+    def searcher(self) -> RubiksFlipSearcher:
+        """A compiled alpha-beta with the game's evaluation over this kernel (see
+        :mod:`.search_kernel`; ``hard`` plays it), with its own transposition table."""
+        from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
+
+        return RubiksFlipSearcher(self)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         returns, lengths, capped = _playouts(n, seed, max_plies, *self.flags)

@@ -1,0 +1,265 @@
+"""Playing strength of ``hard``: against the frozen old hard and OpenSpiel's MCTSBot.
+
+Run: ``.venv/bin/python bench/bench_ai.py [--games flipflop flipfour rubiks-flip]
+[--opponents mcts baseline] [--n 20] [--seconds 0.5] [--seed 1] [--max-plies 400]``
+(OpenSpiel is an optional dependency: ``pip install -e '.[bench]'``).
+
+For each game and opponent it plays ``--n`` games with seats alternating and prints one
+Markdown row: the new hard's wins, draws and losses, its score (win 1, draw 1/2) with the 95%
+Wilson interval, and the mean CPU seconds per move of each side (``time.process_time``).
+
+* **new hard**: the ``hard`` level with ``--seconds`` a move instead of its default (the
+  compiled alpha-beta where the game has a kernel, its budget counted in CPU seconds so the
+  load of the machine does not take from it; else the reference agent with that wall-clock
+  deadline).
+* **mcts**: OpenSpiel's ``MCTSBot`` (UCT constant 2, one random rollout per leaf to the end of
+  the game, solver on) at **equal CPU time**: before each match its simulations per second are
+  measured on positions of the game, and it gets that rate times ``--seconds`` simulations a
+  move. The flipgames game is wrapped for it below (a state adapter over the public
+  protocol, nothing more).
+* **baseline**: the frozen old hard (``bench/baseline_hard.py``) with its node budgets.
+
+A game still running after ``--max-plies`` plies counts as a draw (the table says how many).
+Time budgets make these matches depend on the machine's load: the script prints the load
+average before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
+
+from baseline_hard import baseline_hard
+from bench_engines import cpu_name
+from flipgames import make
+from flipgames.agents.arena import wilson_interval
+from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
+from flipgames.agents.levels import make_level_agent
+from flipgames.agents.search import AlphaBetaAgent
+from flipgames.core.game import Game, State
+
+
+class SpielState:
+    """The part of ``pyspiel.State`` that MCTSBot and its rollouts use, over a flipgames
+    state (deterministic two-player games only)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def current_player(self) -> int:
+        return self.state.current_player if not self.state.is_terminal() else -4
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return list(self.state.legal_actions())
+
+    def apply_action(self, action: int) -> None:
+        self.state = self.state.apply(int(action))
+
+    def clone(self) -> SpielState:
+        return SpielState(self.state)  # flipgames states are immutable: sharing is a copy
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.state.returns()]
+
+
+class SpielGame:
+    """What MCTSBot asks of a game: its type (terminal rewards, sequential) and max utility."""
+
+    def get_type(self) -> Any:
+        return pyspiel.load_game("tic_tac_toe").get_type()
+
+    def max_utility(self) -> float:
+        return 1.0
+
+
+class MCTSBotAgent(Agent):
+    """OpenSpiel's MCTSBot as a flipgames agent."""
+
+    name = "openspiel-mcts"
+
+    def __init__(self, rng: random.Random, simulations: int) -> None:
+        super().__init__(rng)
+        numpy_rng = np.random.RandomState(rng.randrange(2**31))
+        evaluator = RandomRolloutEvaluator(n_rollouts=1, random_state=numpy_rng)
+        self.bot = MCTSBot(
+            SpielGame(), 2.0, simulations, evaluator, solve=True, random_state=numpy_rng
+        )
+
+    def choose(self, state: State) -> int:
+        return int(self.bot.step(SpielState(state)))
+
+
+def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
+    """``hard`` with ``seconds`` a move."""
+    if has_kernel_search(game):
+        return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=time.process_time)
+    agent = make_level_agent(game, "hard", rng)
+    assert isinstance(agent, AlphaBetaAgent)
+    agent.seconds = seconds
+    return agent
+
+
+def positions(game: Game, count: int, seed: int) -> list[State]:
+    """The start and positions a few random plies in (for calibration)."""
+    rng = random.Random(seed)
+    found = [game.new_initial_state()]
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(2, 12)):
+            if state.is_terminal():
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def mcts_rate(game: Game, seed: int) -> float:
+    """MCTSBot's simulations per CPU second on a few positions of ``game``."""
+    sims = 200
+    spent = 0.0
+    moves = 0
+    for state in positions(game, 4, seed):
+        agent = MCTSBotAgent(random.Random(seed), sims)
+        clock = time.process_time()
+        agent.choose(state)
+        spent += time.process_time() - clock
+        moves += 1
+    return sims * moves / spent
+
+
+def play(
+    game: Game,
+    make_a: Callable[[random.Random], Agent],
+    make_b: Callable[[random.Random], Agent],
+    n: int,
+    seed: int,
+    max_plies: int,
+    label: str,
+) -> dict[str, Any]:
+    """``n`` games of A against B, seats alternating; results for A."""
+    wins = draws = losses = capped = 0
+    cpu = [0.0, 0.0]
+    moves = [0, 0]
+    for index in range(n):
+        a_seat = index % 2
+        agents = {
+            a_seat: make_a(random.Random(f"{seed}:{index}:a")),
+            1 - a_seat: make_b(random.Random(f"{seed}:{index}:b")),
+        }
+        state = game.new_initial_state()
+        plies = 0
+        while not state.is_terminal() and plies < max_plies:
+            player = state.current_player
+            side = 0 if player == a_seat else 1
+            gc.collect()  # the reference agents' garbage is not charged to the next mover
+            clock = time.process_time()
+            action = agents[player].choose(state)
+            cpu[side] += time.process_time() - clock
+            moves[side] += 1
+            state = state.apply(action)
+            plies += 1
+        outcome = state.returns()[a_seat] if state.is_terminal() else 0
+        capped += not state.is_terminal()
+        wins += outcome > 0
+        draws += outcome == 0
+        losses += outcome < 0
+        print(
+            f"  {label} game {index + 1}/{n}: A {('second', 'first')[a_seat == 0]} "
+            f"{'won' if outcome > 0 else 'drew' if outcome == 0 else 'lost'} in {plies} plies "
+            f"(W/D/L {wins}/{draws}/{losses})",
+            file=sys.stderr,
+            flush=True,
+        )
+    score = (wins + draws / 2) / n
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "capped": capped,
+        "score": score,
+        "interval": wilson_interval(score, n),
+        "cpu_per_move": [cpu[i] / moves[i] if moves[i] else 0.0 for i in range(2)],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", nargs="*", default=["flipflop", "flipfour", "rubiks-flip"])
+    parser.add_argument("--opponents", nargs="*", default=["mcts", "baseline"])
+    parser.add_argument("--n", type=int, default=20, help="games per match (seats alternate)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="new hard's time a move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-plies", type=int, default=400)
+    args = parser.parse_args()
+    if args.n < 1 or args.seconds <= 0:
+        parser.error("--n must be at least 1 and --seconds positive")
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {platform.system()}")
+    print(f"python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print()
+    print(
+        "| game | new hard vs | won / drew / lost (capped) | score (95% CI) | games "
+        "| CPU s/move new / opponent |"
+    )
+    print("| --- | --- | --- | --- | ---: | --- |")
+    for name in args.games:
+        game = make(name)
+        # Load (or compile) the machine code outside the timed moves.
+        new_hard(game, random.Random(0), 0.01).choose(game.new_initial_state())
+        for opponent in args.opponents:
+            if opponent == "mcts":
+                sims = max(1, round(mcts_rate(game, args.seed) * args.seconds))
+
+                def make_b(rng: random.Random, s=sims) -> Agent:
+                    return MCTSBotAgent(rng, s)
+
+                label = f"MCTSBot ({sims:,} simulations)"
+            elif opponent == "baseline":
+                make_b = lambda rng, g=game: baseline_hard(g, rng)  # noqa: E731
+                label = "old hard (frozen)"
+            elif opponent == "random":
+                make_b = RandomAgent
+                label = "random"
+            else:
+                parser.error(f"unknown opponent {opponent!r}: choose mcts, baseline, random")
+            result = play(
+                game,
+                lambda rng, g=game: new_hard(g, rng, args.seconds),
+                make_b,
+                args.n,
+                args.seed,
+                args.max_plies,
+                f"{name} vs {label}",
+            )
+            low, high = result["interval"]
+            new_cpu, other_cpu = result["cpu_per_move"]
+            print(
+                f"| {name} | {label} | {result['wins']} / {result['draws']} / "
+                f"{result['losses']} ({result['capped']}) | {result['score']:.3f} "
+                f"({low:.3f}-{high:.3f}) | {args.n} | {new_cpu:.2f} / {other_cpu:.2f} |",
+                flush=True,
+            )
+    print(f"\nload average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""What every compiled game-tree search shares: the clock, the transposition table, the
+score scale and the iterative-deepening driver.
+
+Only kernel modules (and agents that hold a kernel) import this: it imports numba.
+
+A game's search kernel (e.g. :mod:`flipgames.games.flipflop.search_kernel`) compiles one
+negamax alpha-beta over its bit-packed positions, with its evaluation ported into machine
+code; Python calls it once per root move list and depth, never per node. This module drives
+it: :func:`iterative_deepening` deepens one ply at a time until a budget runs out and keeps the
+last complete iteration. Budgets are nodes (reproducible: a seeded agent with a node budget
+plays the same moves on any machine) and seconds. The compiled search counts nodes and stops
+at a node limit; a time budget becomes that limit before each iteration: the nodes the time
+left buys at the rate measured so far in this search (numba has no clock, and stepping out to
+Python's from cached machine code is not safe: numba's object mode crashes when loaded from
+its disk cache). The first iteration, a few dozen nodes, is given :data:`FIRST_RATE`.
+
+Scores are integers from the point of view of the side to move: evaluations in thousandths
+(a game's weights times 1000), a win ``WIN - plies`` (the quicker the better), a loss
+``-(WIN - plies)``, a repetition draw 0.
+
+The transposition table is two ``int64`` arrays of ``2**bits`` slots: the position's 64-bit
+hash, and a packed entry (score, depth, bound, best move) written by :func:`tt_store` and read
+by :func:`tt_score` / :func:`tt_move`. A slot is always replaced (the newest search wins).
+
+>>> import numpy as np
+>>> keys, data = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64)
+>>> tt_store(keys, data, 12345, -WIN + 7, 3, UPPER, 42, 2)
+>>> found, slot = tt_find(keys, 12345)
+>>> found, tt_move(data[slot]), tt_depth(data[slot]), tt_bound(data[slot])
+(True, 42, 3, 2)
+>>> tt_score(data[slot], 2) == -WIN + 7
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.jit import jit
+
+if TYPE_CHECKING:
+    from flipgames.core.game import State
+
+I64 = npt.NDArray[np.int64]
+
+#: A won position's score (minus the plies to the win); anything beyond ``WIN - MAX_PLY``
+#: is a proven result.
+WIN = 1_000_000
+INFINITE = 2 * WIN
+#: The deepest a search path may go (plies from the root, extensions included).
+MAX_PLY = 96
+#: Nodes per second assumed before anything is measured (far below any kernel's rate).
+FIRST_RATE = 20_000
+#: The share of the time left that the next iteration may plan to use (its rate per node
+#: can still drop, e.g. when other processes take the core).
+SAFETY = 0.8
+#: Seconds an iteration must take for its rate to be trusted as a bound.
+MEASURABLE = 0.02
+
+#: Bounds of a stored score.
+EXACT, LOWER, UPPER = 0, 1, 2
+
+#: ``ctx`` slots: nodes searched, the node budget, and the abort flag (budget exhausted).
+NODES, MAX_NODES, ABORTED = 0, 1, 2
+
+
+@jit
+def out_of_budget(ctx: I64) -> bool:
+    """Count a node; True (and the abort flag set) once the node limit has passed."""
+    if ctx[ABORTED]:
+        return True
+    ctx[NODES] += 1
+    if ctx[NODES] > ctx[MAX_NODES]:
+        ctx[ABORTED] = 1
+    return bool(ctx[ABORTED] != 0)
+
+
+@jit
+def mix(a: int, b: int, c: int, d: int) -> int:
+    """A 64-bit hash of four words (multiply and xor-shift, as in splitmix64)."""
+    h = np.uint64(a) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(b) * np.uint64(0xBF58476D1CE4E5B9) + (h >> np.uint64(29))
+    h ^= np.uint64(c) * np.uint64(0x94D049BB133111EB) + (h >> np.uint64(31))
+    h ^= np.uint64(d + 1) * np.uint64(0xD6E8FEB86659FD93)
+    h ^= h >> np.uint64(32)
+    h *= np.uint64(0x9E3779B97F4A7C15)
+    h ^= h >> np.uint64(29)
+    return int(np.int64(h))
+
+
+@jit
+def tt_find(keys: I64, hashed: int) -> tuple[bool, int]:
+    """Whether the table holds ``hashed``, and its slot."""
+    slot = hashed & (len(keys) - 1)
+    return keys[slot] == hashed, slot
+
+
+@jit
+def tt_store(
+    keys: I64, data: I64, hashed: int, score: int, depth: int, bound: int, move: int, ply: int
+) -> None:
+    """Store a search result; a proven score is stored relative to the node (plies from
+    this node, not from the root), so it stays right where the position recurs at another
+    ply."""
+    if score > WIN - MAX_PLY:
+        score += ply
+    elif score < -WIN + MAX_PLY:
+        score -= ply
+    slot = hashed & (len(keys) - 1)
+    keys[slot] = hashed
+    data[slot] = (score + INFINITE) | (depth << 32) | (bound << 40) | ((move + 1) << 42)
+
+
+@jit
+def tt_score(entry: int, ply: int) -> int:
+    """The stored score, seen from ``ply`` plies below the root."""
+    score: int = (entry & 0xFFFFFFFF) - INFINITE
+    if score > WIN - MAX_PLY:
+        score -= ply
+    elif score < -WIN + MAX_PLY:
+        score += ply
+    return score
+
+
+@jit
+def tt_depth(entry: int) -> int:
+    return (entry >> 32) & 0xFF
+
+
+@jit
+def tt_bound(entry: int) -> int:
+    return (entry >> 40) & 0x3
+
+
+@jit
+def tt_move(entry: int) -> int:
+    """The stored best move, or -1."""
+    return ((entry >> 42) & 0xFFFFF) - 1
+
+
+@jit
+def pick(moves: I64, order: I64, start: int, n: int) -> None:
+    """Bring the move of the highest ``order`` among ``start..n-1`` to ``start`` (a
+    selection sort step: most nodes are cut after one or two moves, so a full sort is
+    wasted)."""
+    best = start
+    for i in range(start + 1, n):
+        if order[i] > order[best]:
+            best = i
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        order[start], order[best] = order[best], order[start]
+
+
+@runtime_checkable
+class Searcher(Protocol):
+    """A game's compiled alpha-beta, as :func:`iterative_deepening` drives it."""
+
+    def prepare(self, state: State) -> list[int]:
+        """Take ``state`` (and the positions before it that a repetition could bring back)
+        as the root; return its legal actions."""
+        ...
+
+    def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:
+        """Search every root action in the given order to ``depth`` plies, writing its score
+        (exact for every action that ties the best; an upper bound below the best for the
+        rest) into ``scores``; stop early with ``ctx[ABORTED]`` set when the budget runs out."""
+        ...
+
+
+@runtime_checkable
+class SearchableKernel(Protocol):
+    """A kernel with a compiled alpha-beta."""
+
+    def searcher(self) -> Searcher:
+        """A new searcher with its own transposition table."""
+        ...
+
+
+@dataclass(frozen=True)
+class KernelSearchResult:
+    """The outcome of a search: the chosen action, its score, the depth of the last complete
+    iteration (0 if none completed), nodes searched, and every root action's score at that
+    depth."""
+
+    action: int
+    score: int
+    depth: int
+    nodes: int
+    scores: dict[int, int]
+
+
+def iterative_deepening(
+    searcher: Searcher,
+    state: State,
+    rng: random.Random,
+    max_depth: int,
+    max_nodes: int | None = None,
+    seconds: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    depth_step: int = 1,
+) -> KernelSearchResult:
+    """Deepen one ply at a time to ``max_depth`` while the budgets last; choose with ``rng``
+    among the root actions that tie the best score of the last complete iteration.
+
+    A new iteration starts only while less than half of ``seconds`` has passed (the next one
+    costs several times the last), and a proven win or loss ends the deepening. ``clock``
+    measures the seconds: wall-clock by default, ``time.process_time`` for CPU time (what a
+    match "at equal CPU time" on a loaded machine needs). ``depth_step=2`` deepens two plies at
+    a time from 1, so the horizon always falls after the root player's move (odd depths).
+    """
+    actions = searcher.prepare(state)
+    if len(actions) == 1:
+        return KernelSearchResult(actions[0], 0, 0, 0, {actions[0]: 0})
+    start = clock()
+    node_budget = max_nodes if max_nodes is not None else 1 << 62
+    ctx = np.array([0, node_budget, 0], dtype=np.int64)
+    order = np.array(actions, dtype=np.int64)
+    best: dict[int, int] = {}
+    depth_done = 0
+    rate = float(FIRST_RATE)
+    measurable = False
+    depth = 1
+    while depth <= max_depth:
+        began, nodes_before = clock(), int(ctx[NODES])
+        if seconds is not None:
+            left = seconds - (began - start)
+            ctx[MAX_NODES] = min(node_budget, nodes_before + int(SAFETY * rate * left))
+        ctx[ABORTED] = 0
+        scores = np.zeros(len(order), dtype=np.int64)
+        searcher.search_root(depth, order, scores, ctx)
+        spent = clock() - began
+        searched = int(ctx[NODES]) - nodes_before
+        if searched > 0:
+            # A short iteration's rate is rough (the call's fixed cost weighs in, so it errs
+            # low) and only replaces the last; once iterations take long enough to measure,
+            # deeper ones (fewer table hits, more leaves) run slower per node than shallow
+            # ones, so the lowest of those rates is the safe one.
+            measured = searched / max(spent, 1e-6)
+            rate = min(rate, measured) if measurable and spent >= MEASURABLE else measured
+            measurable = measurable or spent >= MEASURABLE
+        if ctx[ABORTED]:
+            # Out of nodes, or out of time; or the plan was made from a rate measured too
+            # low: then the same depth goes again with the rate just measured (the table
+            # keeps what the stopped iteration found, so little is searched twice).
+            out_of_time = seconds is None or clock() - start >= SAFETY * seconds
+            if ctx[NODES] >= node_budget or out_of_time:
+                break
+            continue
+        depth_done = depth
+        best = {int(a): int(s) for a, s in zip(order, scores, strict=True)}
+        # The next iteration searches the best first (a stable sort keeps ties in order).
+        order = order[np.argsort(-scores, kind="stable")]
+        top = max(best.values())
+        if abs(top) > WIN - MAX_PLY:
+            break
+        if seconds is not None and clock() - start > seconds / 2:
+            break
+        depth += depth_step
+    if not best:
+        # Not even depth 1 fitted the budget: any legal action, drawn fairly.
+        choice = rng.choice(actions)
+        return KernelSearchResult(choice, 0, 0, int(ctx[NODES]), {})
+    top = max(best.values())
+    tied = sorted(a for a, s in best.items() if s == top)
+    return KernelSearchResult(rng.choice(tied), top, depth_done, int(ctx[NODES]), best)

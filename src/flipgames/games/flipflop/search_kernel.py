@@ -1,0 +1,292 @@
+"""FlipFlop's compiled alpha-beta (both sizes): the search behind the kernel's ``hard``.
+
+Negamax alpha-beta with principal-variation windows over the kernel's bitboards
+(:mod:`.kernel`), a transposition table (:mod:`flipgames.core.jit_search`), move ordering (the
+table's move, captures, two killer moves per ply, the history heuristic) and a one-ply check
+extension: at the horizon a side in check is searched one ply more (it has only the captures
+on its goal, or none: mate), so a mate in one is never mistaken for a quiet position.
+Positions at the horizon get :mod:`.heuristics`'s evaluation ported into machine code, in
+thousandths and without the ``tanh`` (alpha-beta needs only the order).
+
+Repetition: a position that recurs on the search path scores a draw (a line that goes round in
+a circle wins nothing), and so does one that already occurred twice in the game since the last
+capture (the rules' third occurrence). Positions are hashed without their repetition count,
+so a table entry may come from a path where a repetition cut the line short: the usual
+graph-history approximation.
+
+>>> import random
+>>> from flipgames import make
+>>> from flipgames.core.jit_search import iterative_deepening
+>>> game = make("flipflop-3x3")
+>>> searcher = game.kernel().searcher()
+>>> result = iterative_deepening(searcher, game.new_initial_state(), random.Random(1), 20)
+>>> game.new_initial_state().action_to_string(result.action), result.score  # a win in 15
+('b1xb3', 999985)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.jit import jit
+from flipgames.core.jit_search import (
+    EXACT,
+    INFINITE,
+    LOWER,
+    MAX_PLY,
+    UPPER,
+    WIN,
+    mix,
+    out_of_budget,
+    pick,
+    tt_bound,
+    tt_depth,
+    tt_find,
+    tt_move,
+    tt_score,
+    tt_store,
+)
+from flipgames.games.flipflop import heuristics
+from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+
+if TYPE_CHECKING:
+    from flipgames.core.game import State
+    from flipgames.games.flipflop.kernel import FlipFlopKernel
+    from flipgames.games.flipflop.rules import FlipFlopState
+
+I64 = npt.NDArray[np.int64]
+
+#: The evaluation's weights in thousandths (see :mod:`.heuristics`).
+_MATERIAL = round(1000 * heuristics.MATERIAL)
+_MOBILITY = round(1000 * heuristics.MOBILITY)
+_ATTACKER = round(1000 * heuristics.ATTACKER)
+_GUARD = round(1000 * heuristics.GUARD)
+_TEMPO = round(1000 * heuristics.TEMPO)
+
+#: Move-ordering bonuses, far apart so each class comes before the next.
+_TT_MOVE, _CAPTURE, _KILLER = 1 << 60, 1 << 50, 1 << 40
+
+
+@jit
+def _side_value(
+    mine: int, enemy: int, bishops: int, own_goal: int, enemy_goal: int, goals: int,
+    rays: I64, lengths: I64, area: int,
+) -> int:  # fmt: skip
+    """One side's weighted pieces, mobility, attackers and guards, as
+    :func:`.heuristics.side_features` counts them (moves ignore the check rule)."""
+    occupied = mine | enemy
+    capturable = enemy & goals
+    pieces = moves = attackers = guards = 0
+    for sq in range(area):
+        if not (mine >> sq) & 1:
+            continue
+        pieces += 1
+        face = (bishops >> sq) & 1
+        attack = guard = False
+        for d in range(4):
+            for k in range(lengths[sq, face, d]):
+                target = rays[sq, face, d, k]
+                # A guard reaches its own goal with nothing in between, whatever stands there.
+                if target == own_goal:
+                    guard = True
+                if (occupied >> target) & 1:
+                    if (capturable >> target) & 1:
+                        moves += 1
+                        attack = attack or target == enemy_goal
+                    break
+                moves += 1
+                attack = attack or target == enemy_goal
+        attackers += attack
+        guards += guard
+    return _MATERIAL * pieces + _MOBILITY * moves + _ATTACKER * attackers + _GUARD * guards
+
+
+@jit
+def evaluate(
+    white: int, black: int, bishops: int, side: int,
+    rays: I64, lengths: I64, goal0: int, goal1: int, area: int,
+) -> int:  # fmt: skip
+    """The position's value for the side to move, in thousandths (before ``tanh``)."""
+    goals = (1 << goal0) | (1 << goal1)
+    w = _side_value(white, black, bishops, goal0, goal1, goals, rays, lengths, area)
+    b = _side_value(black, white, bishops, goal1, goal0, goals, rays, lengths, area)
+    return (w - b if side == 0 else b - w) + _TEMPO
+
+
+@jit
+def _negamax(
+    white: int, black: int, bishops: int, side: int, depth: int, alpha: int, beta: int,
+    ply: int, index: int, since: int, root: int,
+    geometry: tuple[I64, I64, int, int, int],
+    table: tuple[I64, I64],
+    work: tuple[I64, I64, I64, I64, I64],
+    ctx: I64, actions: I64, scores: I64,
+) -> int:  # fmt: skip
+    """The negamax value of a position for its side to move, within (alpha, beta).
+
+    ``path[index]`` is this position's slot on the line from the last capture (``since``);
+    slots from ``root`` on are the search's own path, earlier ones the game's.
+
+    At the root (``ply == 0``) it searches the given ``actions`` in order and writes each
+    one's score into ``scores``: after the first, each with alpha just below the best so far,
+    so an action tying the best gets its exact score. (The root is this function rather than
+    a caller of it, and every recursive call passes exactly the argument types of the outer
+    call: numba crashes loading from its cache a recursive function compiled for two
+    signatures, or a caller of one.)"""
+    rays, lengths, goal0, goal1, area = geometry
+    tt_keys, tt_data = table
+    path, moves, order, killers, history = work
+    if out_of_budget(ctx):
+        return 0
+    if ply == 0:
+        best = -INFINITE
+        for i in range(len(actions)):
+            w, b, bi, captured = _apply(white, black, bishops, side, actions[i], area)
+            floor = -INFINITE if i == 0 else best - 1
+            value = -_negamax(
+                w, b, bi, 1 - side, depth - 1, -INFINITE, -floor, ply + 1, index + 1,
+                index + 1 if captured else since, root, geometry, table, work, ctx, actions,
+                scores,
+            )  # fmt: skip
+            if ctx[2]:
+                return 0
+            scores[i] = value
+            best = max(best, value)
+        return best
+    path[index, 0], path[index, 1], path[index, 2] = white, black, bishops
+    earlier = 0
+    for back in range(index - 2, since - 1, -2):
+        if path[back, 0] == white and path[back, 1] == black and path[back, 2] == bishops:
+            if back >= root:
+                return 0
+            earlier += 1
+    if earlier >= 2:
+        return 0
+    mine = moves[ply]
+    n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, mine)
+    if n == 0:
+        return -(WIN - ply)
+    enemy = black if side == 0 else white
+    in_check = (enemy >> (goal0 if side == 0 else goal1)) & 1
+    if depth <= 0:
+        if not in_check or ply >= MAX_PLY - 2:
+            return evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
+        depth = 1
+    hashed = mix(white, black, bishops, side)
+    found, slot = tt_find(tt_keys, hashed)
+    best_move = -1
+    if found:
+        entry = tt_data[slot]
+        best_move = tt_move(entry)
+        if tt_depth(entry) >= depth:
+            score = tt_score(entry, ply)
+            bound = tt_bound(entry)
+            if (
+                bound == EXACT
+                or (bound == LOWER and score >= beta)
+                or (bound == UPPER and score <= alpha)
+            ):
+                return score
+    scores = order[ply]
+    occupied = white | black
+    for i in range(n):
+        move = mine[i]
+        value = history[move]
+        if move == best_move:
+            value += _TT_MOVE
+        elif (occupied >> (move % area)) & 1:
+            value += _CAPTURE
+        elif move == killers[ply, 0]:
+            value += _KILLER
+        elif move == killers[ply, 1]:
+            value += _KILLER >> 1
+        scores[i] = value
+    original_alpha = alpha
+    best = -INFINITE
+    best_move = -1
+    for i in range(n):
+        pick(mine, scores, i, n)
+        move = mine[i]
+        w, b, bi, captured = _apply(white, black, bishops, side, move, area)
+        child_since = index + 1 if captured else since
+        if i == 0:
+            value = -_negamax(
+                w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1, child_since,
+                root, geometry, table, work, ctx, actions, scores,
+            )  # fmt: skip
+        else:
+            value = -_negamax(
+                w, b, bi, 1 - side, depth - 1, -alpha - 1, -alpha, ply + 1, index + 1,
+                child_since, root, geometry, table, work, ctx, actions, scores,
+            )  # fmt: skip
+            if alpha < value < beta:
+                value = -_negamax(
+                    w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1,
+                    child_since, root, geometry, table, work, ctx, actions, scores,
+                )  # fmt: skip
+        if ctx[2]:
+            return 0
+        if value > best:
+            best, best_move = value, move
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    if not (occupied >> (move % area)) & 1 and killers[ply, 0] != move:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = move
+                    history[move] += depth * depth
+                    break
+    bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+    tt_store(tt_keys, tt_data, hashed, best, depth, bound, best_move, ply)
+    return best
+
+
+class FlipFlopSearcher:
+    """A FlipFlop alpha-beta with its own transposition table (``2**table_bits`` slots, 16
+    bytes each) and move-ordering memory, kept from one move to the next."""
+
+    def __init__(self, kernel: FlipFlopKernel, table_bits: int = 20) -> None:
+        self.kernel = kernel
+        g = kernel.geometry
+        self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
+        self.table = (
+            np.zeros(1 << table_bits, dtype=np.int64),
+            np.zeros(1 << table_bits, dtype=np.int64),
+        )
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
+        self.history = np.zeros(g.area * g.area, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.order = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
+        self.position = (0, 0, 0, 0)
+        self.root = 0
+
+    def prepare(self, state: State) -> list[int]:
+        """Take ``state`` as the root, with the game's positions since the last capture."""
+        self.kernel._check_state(state)
+        line: list[FlipFlopState] = [cast("FlipFlopState", state)]
+        for _ in range(line[0]._quiet):
+            parent = line[-1].parent
+            if parent is None:
+                break
+            line.append(cast("FlipFlopState", parent))
+        line.reverse()
+        self.path = np.zeros((len(line) + MAX_PLY + 1, 3), dtype=np.int64)
+        for i, s in enumerate(line):
+            self.path[i] = (s._white, s._black, s._bishops)
+        self.root = len(line) - 1
+        self.position = (state._white, state._black, state._bishops, state._side)  # type: ignore[attr-defined]
+        self.killers[:] = -1
+        self.history //= 8  # older cut-offs count less; a new root has other lines
+        return list(state.legal_actions())
+
+    def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:
+        white, black, bishops, side = self.position
+        work = (self.path, self.moves, self.order, self.killers, self.history)
+        _negamax(
+            white, black, bishops, side, depth, -INFINITE, INFINITE, 0, self.root, 0, self.root,
+            self.geometry, self.table, work, ctx, actions, scores,
+        )  # fmt: skip
