@@ -19,8 +19,7 @@ from flipgames.agents.kernel_search import (
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.game import Game, State
 from flipgames.core.jit_search import MAX_PLY, WIN
-from flipgames.solvers.retrograde import LOSS, Solution, solve
-from flipgames.solvers.retrograde import WIN as SOLVED_WIN
+from flipgames.solvers.retrograde import RetrogradeSolution, solve
 
 pytestmark = pytest.mark.skipif(
     not has_kernel_search(make("flipflop")), reason="kernels switched off (FLIPGAMES_KERNEL)"
@@ -28,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def solution() -> Solution:
+def solution() -> RetrogradeSolution:
     return solve(make("flipflop-3x3"))
 
 
@@ -54,7 +53,7 @@ def test_proves_flipflop_3x3_from_the_start() -> None:
     assert result.score == WIN - 15
 
 
-def test_proofs_agree_with_the_retrograde_solution(solution: Solution) -> None:
+def test_proofs_agree_with_the_retrograde_solution(solution: RetrogradeSolution) -> None:
     """Wherever a 12-ply search proves a result in sampled 3x3 positions, the solution has
     the same result at the same distance, and the chosen move keeps it."""
     game = make("flipflop-3x3")
@@ -65,11 +64,12 @@ def test_proofs_agree_with_the_retrograde_solution(solution: Solution) -> None:
         if abs(result.score) <= WIN - MAX_PLY:
             continue
         proven += 1
-        value, remoteness = solution.lookup(state)
+        value = solution.value(state)
         plies = WIN - abs(result.score)
-        assert (value, remoteness) == (SOLVED_WIN if result.score > 0 else LOSS, plies)
+        assert (value.outcome, value.remoteness) == ("win" if result.score > 0 else "loss", plies)
         if result.score > 0:
-            assert solution.action_values(state)[result.action] == (SOLVED_WIN, plies)
+            chosen = solution.action_values(state)[result.action]
+            assert (chosen.outcome, chosen.remoteness) == ("win", plies)
     assert proven >= 20
 
 
