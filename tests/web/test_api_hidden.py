@@ -83,7 +83,7 @@ def test_matches_with_different_futures_look_the_same_until_the_flip(
             f"/api/matches/{created['id']}/actions",
             json={"token": created["token"], "action": "b2"},
         ).json()
-        seen.append(flipped["observation"]["board"][1][1])
+        seen.append(flipped["observation"]["board"]["grid"][1][1])
     before_a, shape_a, before_b, shape_b = seen
     assert shape_a != shape_b, "the two futures must differ for the comparison to mean much"
     assert before_a == before_b
@@ -103,7 +103,7 @@ def test_online_matches_look_the_same_before_the_first_flip(
 
 
 def shown_shapes(view: dict[str, Any]) -> dict[str, str]:
-    board = view["observation"]["board"]
+    board = view["observation"]["board"]["grid"]
     size = len(board)
     return {
         f"{'abcdef'[col]}{row + 1}": board[row][col]

@@ -42,6 +42,7 @@ from flipgames.agents.perfect import PerfectAgent, SolvedValues
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
+from flipgames.core.manifest import LevelSpec, has_manifest, manifest_of, mcts
 from flipgames.solvers import catalog
 from flipgames.solvers.catalog import is_solved
 
@@ -65,67 +66,38 @@ class Level:
     build: Callable[[random.Random], Agent]
 
 
-def _mcts(iterations: int, rollout_limit: int = 200) -> Level:
+def _level(spec: LevelSpec, chance: bool) -> Level:
+    """A manifest's level spec as a description and a factory."""
+    if spec.agent == "mcts":
+        return Level(
+            f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
+            f"{spec.rollout_limit} plies",
+            lambda rng: MCTSAgent(
+                rng, iterations=spec.iterations, rollout_limit=spec.rollout_limit
+            ),
+        )
+    budget = f", at most {spec.max_nodes:,} nodes" if spec.max_nodes is not None else ""
+    if chance:
+        what = f"expectiminimax to depth {spec.depth} (a chance outcome is a ply){budget}"
+    else:
+        step = ", deepening two plies at a time (odd horizons)" if spec.depth_step == 2 else ""
+        what = f"alpha-beta to depth {spec.depth}{budget}{step}"
     return Level(
-        f"MCTS (UCT), {iterations:,} iterations, random rollouts cut at {rollout_limit} plies",
-        lambda rng: MCTSAgent(rng, iterations=iterations, rollout_limit=rollout_limit),
+        f"{what}, with the game's evaluation",
+        lambda rng: AlphaBetaAgent(
+            rng, depth=spec.depth, max_nodes=spec.max_nodes, depth_step=spec.depth_step
+        ),
     )
 
 
-def _alphabeta(depth: int, max_nodes: int | None = None, depth_step: int = 1) -> Level:
-    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
-    step = ", deepening two plies at a time (odd horizons)" if depth_step == 2 else ""
-    return Level(
-        f"alpha-beta to depth {depth}{budget}{step}, with the game's evaluation",
-        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes, depth_step=depth_step),
-    )
+# A game with no manifest (one not registered yet, still being written) gets MCTS levels.
+_FALLBACK: Final = {"easy": mcts(100), "medium": mcts(1_000), "hard": mcts(10_000)}
 
 
-def _expectimax(depth: int, max_nodes: int | None = None) -> Level:
-    budget = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
-    return Level(
-        f"expectiminimax to depth {depth} (a chance outcome is a ply){budget}, "
-        "with the game's evaluation",
-        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes),
-    )
-
-
-# Per game: easy, medium and hard. A game missing here (a new one) gets the MCTS fallback.
-_TABLE: Final[dict[str, dict[str, Level]]] = {
-    "flipflop-3x3": {
-        "easy": _mcts(30),
-        "medium": _mcts(300),
-        "hard": _alphabeta(20, max_nodes=200_000),
-    },
-    "flipflop": {
-        "easy": _mcts(100, rollout_limit=40),
-        "medium": _alphabeta(3),
-        "hard": _alphabeta(12, max_nodes=100_000),
-    },
-    "flipfour": {
-        "easy": _mcts(100, rollout_limit=40),
-        "medium": _alphabeta(2),
-        "hard": _alphabeta(12, max_nodes=80_000),
-    },
-    "rubiks-flip": {
-        "easy": _mcts(20),
-        "medium": _mcts(100),
-        # Odd horizons only: in seeded matches depth 3 beat depth 2 (13 wins, 87 draws, no
-        # loss) while depth 4 only drew with it (24 draws in 24): see docs/ai.md.
-        "hard": _alphabeta(5, max_nodes=150_000, depth_step=2),
-    },
-    "flip-switch": {
-        "easy": _mcts(100),
-        "medium": _expectimax(3),
-        "hard": _expectimax(8, max_nodes=30_000),
-    },
-    "checkered-flag": {
-        "easy": _mcts(30),
-        "medium": _mcts(100),
-        "hard": _expectimax(6),
-    },
-}
-_FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
+def _levels(game: Game) -> dict[str, Level]:
+    """The easy, medium and hard levels of ``game``, from its manifest."""
+    specs = manifest_of(game).levels if has_manifest(game) else _FALLBACK
+    return {name: _level(spec, game.has_chance) for name, spec in specs.items()}
 
 
 @cache
@@ -152,7 +124,7 @@ def describe_level(game: Game, level: str) -> str:
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
-    return _TABLE.get(game.name, _FALLBACK)[level].description
+    return _levels(game)[level].description
 
 
 def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
@@ -167,7 +139,7 @@ def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
         return RandomAgent(rng)
     if level == "perfect":
         return PerfectAgent(rng, _solution(game))
-    return _TABLE.get(game.name, _FALLBACK)[level].build(rng)
+    return _levels(game)[level].build(rng)
 
 
 def _check_level(game: Game, level: str) -> None:

@@ -76,6 +76,8 @@ class OptionInfo(BaseModel):
 class GameInfo(BaseModel):
     name: str
     title: str
+    board: str = Field(description="the board module that draws it: /static/boards/{board}.js")
+    pitch: str = Field(description="the lobby's one-paragraph pitch")
     players: list[str]
     has_chance: bool
     options: list[OptionInfo]
@@ -100,6 +102,7 @@ class View(BaseModel):
     id: str
     game: str
     title: str
+    board: str = Field(description="the board module that draws it: /static/boards/{board}.js")
     options: dict[str, int | str]
     mode: Mode
     level: str | None

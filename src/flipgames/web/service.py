@@ -44,6 +44,7 @@ from flipgames.core.errors import (
     UnknownGameError,
 )
 from flipgames.core.game import Game, State, sample_chance
+from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
 from flipgames.solvers.retrograde import WORDS, Solution
@@ -328,6 +329,7 @@ class MatchService:
             id=match.id,
             game=match.game.name,
             title=match.game.title,
+            board=manifest_of(match.game).board,
             options=dict(match.game.options),
             mode=match.mode,
             level=match.level,

@@ -110,7 +110,7 @@ async function setUp() {
   document.title = `${view.title} · flipgames arcade`;
   $("game-title").textContent = view.title;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
-  boardModule = await loadBoard(view.game);
+  boardModule = await loadBoard(view.board);
   const seat = view.mode === "local" ? null : view.seat;
   board = boardModule.createBoard($("board"), { seat, onAction: act, announce: (text) => toast(text, "info") });
   document.body.dataset.game = view.game;
