@@ -4,7 +4,7 @@ track of ``L`` spaces, seen by one player (the race has no grid, so no planes).
 ========================  ===================================================================
 entries                   meaning
 ========================  ===================================================================
-0                         the viewer's distance driven / the goal
+0                         the viewer's distance driven / the goal (at most 1)
 1 .. L                    one-hot: the viewer's distance mod L (where on the lap the car is)
 L+1 .. L+6                one-hot: the viewer's gear circle (N, 1, 2, 3, C2, C3)
 L+7 .. 2L+13              the same 7 + L entries for the opponent
@@ -49,7 +49,8 @@ def encode(
     for slot, who in enumerate((player, 1 - player)):
         base = slot * block
         distance = pos[2 + who]
-        vector[base] = distance / goal
+        # A winning move can drive past the goal; the entry stays in [0, 1].
+        vector[base] = min(distance, goal) / goal
         vector[base + 1 + distance % length] = 1.0
         vector[base + 1 + length + pos[4 + who]] = 1.0
     vector[2 * block + phase] = 1.0
