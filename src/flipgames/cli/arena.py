@@ -8,19 +8,20 @@ import random
 import sys
 
 from flipgames.agents.arena import play_match
-from flipgames.agents.levels import make_level_agent
+from flipgames.agents.external import seat_agent
 from flipgames.core.game import Game
 
 
 def cmd_arena(args: argparse.Namespace, game: Game) -> int:
-    # Build one agent of each kind first, so a bad level fails before any game is played.
+    # Build one agent of each kind first, so a bad level (or an engine:CMD that does not
+    # start) fails before any game is played.
     for level in (args.a, args.b):
-        make_level_agent(game, level, random.Random(0))
+        seat_agent(game, level, random.Random(0))
     say = None if args.json or args.quiet else (lambda line: print(line, file=sys.stderr))
     result = play_match(
         game,
-        lambda rng: make_level_agent(game, args.a, rng),
-        lambda rng: make_level_agent(game, args.b, rng),
+        lambda rng: seat_agent(game, args.a, rng),
+        lambda rng: seat_agent(game, args.b, rng),
         games=args.games,
         seed=args.seed,
         progress=say,

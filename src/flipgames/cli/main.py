@@ -18,6 +18,7 @@ from flipgames.agents.levels import make_level_agent
 from flipgames.cli.analysis import cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.bench import add_bench_command
+from flipgames.cli.engine import add_engine_command
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
@@ -208,7 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = game_command("arena", "play two levels against each other, alternating seats")
-    p.add_argument("--a", default="hard", metavar="LEVEL", help="agent A (default hard)")
+    seat = "a level, or engine:CMD for a program speaking docs/engine-protocol.md"
+    p.add_argument("--a", default="hard", metavar="LEVEL", help=f"agent A: {seat} (default hard)")
     p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
     p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
@@ -218,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_command(sub)
     add_bench_command(sub)
+    add_engine_command(sub)
     return parser
 
 
