@@ -116,7 +116,14 @@ class View(BaseModel):
     returns: list[int]
     observation: dict[str, Any]
     legal: list[str] = Field(description="the viewer's legal actions; [] when not to move")
+    legal_actions: list[dict[str, Any]] = Field(
+        description="`legal` as structured actions (State.action_info: id, text, kind, chance, "
+        "from, to, face, ...)"
+    )
     history: list[str]
+    moves: list[dict[str, Any]] = Field(
+        description="`history` as structured actions, each with `by`: 0, 1 or -1 (chance)"
+    )
     actors: list[int] = Field(
         description="who made each history entry: 0, 1, or -1 for a chance outcome"
     )

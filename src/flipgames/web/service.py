@@ -345,7 +345,12 @@ class MatchService:
             legal=[state.action_to_string(a) for a in state.legal_actions()]
             if current in viewer
             else [],
+            legal_actions=state.legal_actions_info() if current in viewer else [],
             history=state.history_notation(),
+            moves=[
+                {**before.action_info(action), "by": before.current_player}
+                for before, action in zip(path[:-1], state.history, strict=True)
+            ],
             actors=[s.current_player for s in path[:-1]],
             last=last,
             assist=match.assist,
