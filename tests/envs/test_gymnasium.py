@@ -48,6 +48,14 @@ def test_the_agent_can_sit_second_and_chance_happens_inside():
     assert total in (-1.0, 1.0)
 
 
+def test_a_free_seat_is_drawn_from_the_seed():
+    env = gymnasium.make("flipgames/FlipFour-v0", seat=None)
+    seats = [env.reset(seed=seed)[1]["seat"] for seed in range(12)]
+    assert set(seats) == {0, 1}
+    assert seats == [env.reset(seed=seed)[1]["seat"] for seed in range(12)]
+    check_env(env.unwrapped, skip_render_check=True)
+
+
 def test_an_illegal_action_ends_the_episode_as_a_loss():
     env = gymnasium.make("flipgames/FlipFlop3x3-v0")
     env.reset(seed=0)

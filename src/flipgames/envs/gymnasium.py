@@ -10,7 +10,8 @@ are the titles without spaces: ``FlipFlop-v0``, ``FlipFlop3x3-v0``, ``FlipFour-v
 
 Keyword arguments: ``opponent`` (a level: ``random``, the default, ``easy``, ``medium``,
 ``hard`` or ``perfect`` where the game is solved), ``seat`` (0 or 1: which player the agent
-is; ``None`` alternates between episodes) and ``options`` (the game's rule options, a dict).
+is; ``None`` draws it for each episode from the reset seed) and ``options`` (the game's rule
+options, a dict).
 
 Observations are ``{"observation": observation_tensor(seat), "action_mask":
 legal_action_mask()}``, actions the game's dense ids; ``info["action_mask"]`` repeats the
@@ -58,7 +59,7 @@ class FlipgamesEnv(gymnasium.Env[Observation, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         if seat not in (0, 1, None):
-            raise ValueError(f"seat must be 0, 1 or None (alternate), not {seat!r}")
+            raise ValueError(f"seat must be 0, 1 or None (drawn per episode), not {seat!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.game = make(game, options or {})
@@ -80,17 +81,16 @@ class FlipgamesEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(n)
         self._episode: Episode | None = None
         self._opponent: Agent | None = None
-        self._episodes = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        # Chance and the opponent draw from generators seeded from the environment's own.
+        # Chance, the opponent and a free seat draw from the environment's seeded generator,
+        # so the same seed gives the same episode.
         chance_seed, opponent_seed = (int(x) for x in self.np_random.integers(0, 2**63, 2))
         if self.fixed_seat is None:
-            self.seat = self._episodes % 2
-        self._episodes += 1
+            self.seat = int(self.np_random.integers(0, 2))
         self._episode = Episode(self.game, random.Random(chance_seed))
         self._opponent = make_level_agent(
             self.game, self.opponent_level, random.Random(opponent_seed)
