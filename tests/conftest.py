@@ -1,4 +1,5 @@
-"""Shared test settings: Hypothesis runs without deadlines (CI machines are slow and shared)."""
+"""Shared test settings: Hypothesis runs without deadlines (CI machines are slow and shared);
+solver caches in a temporary folder; the PostgreSQL database, when there is one."""
 
 import os
 from collections.abc import Iterator
@@ -10,6 +11,18 @@ settings.register_profile(
     "flipgames", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("flipgames")
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    """The PostgreSQL database for tests; skips (with the reason shown) when none is given."""
+    url = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip(
+            "PostgreSQL not configured: set FLIPGAMES_TEST_POSTGRES_URL=postgresql://... "
+            "(.ci/run does) to run the database tests on PostgreSQL too"
+        )
+    return url
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -66,10 +66,14 @@ def test_results_are_from_a_point_of_view() -> None:
 
 def test_progress_reports_each_game() -> None:
     lines: list[str] = []
-    play_match(
-        make("flipflop-3x3"), RandomAgent, RandomAgent, games=3, seed=1, progress=lines.append
-    )
-    assert len(lines) == 3
+    counts: list[tuple[int | None, int | None]] = []
+
+    def report(message: str, *, done: int | None = None, total: int | None = None) -> None:
+        lines.append(message)
+        counts.append((done, total))
+
+    play_match(make("flipflop-3x3"), RandomAgent, RandomAgent, games=3, seed=1, progress=report)
+    assert counts == [(1, 3), (2, 3), (3, 3)]
     assert lines[0].startswith("game 1/3: A (first) ")
     assert lines[2].startswith("game 3/3: A (first) ")
     assert "3 games: A won" in lines[2]

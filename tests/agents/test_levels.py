@@ -22,7 +22,7 @@ from flipgames.agents.base import Agent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import State
 from flipgames.games.flipflop.rules import FlipFlop3x3
-from flipgames.solvers.retrograde import DRAW, LOSS, Solution
+from flipgames.solvers.retrograde import RetrogradeSolution as Solution
 
 
 @pytest.fixture(scope="module")
@@ -87,15 +87,8 @@ def _play_from(state: State, agents: dict[int, Agent]) -> State:
 
 
 def _value_for(solution: Solution, state: State, player: int) -> int:
-    """The solved value of ``state`` for ``player``. The solution gives it for the player to
-    move; at the end, for the player who did not make the last move."""
-    value, _ = solution.lookup(state)
-    if state.is_terminal():
-        assert state.parent is not None
-        to_move = 1 - state.parent.current_player
-    else:
-        to_move = state.current_player
-    return value if to_move == player else -value
+    """The solved value of ``state`` for ``player`` (+1 win, 0 draw, -1 loss)."""
+    return int(solution.value(state, player).expected)
 
 
 @pytest.mark.parametrize("opponent", ["random", "easy", "medium"])
@@ -126,8 +119,8 @@ def test_the_perfect_player_never_gives_anything_away(solution: Solution, oppone
         assert all(b >= a for a, b in pairwise(values)), values
         result = state.returns()[me]
         assert result >= start
-        if start == DRAW:
-            assert result != LOSS
+        if start == 0:
+            assert result != -1
 
 
 def test_the_perfect_player_takes_the_quickest_win(solution: Solution) -> None:

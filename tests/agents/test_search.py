@@ -15,8 +15,8 @@ from flipgames import make
 from flipgames.agents import AlphaBetaAgent, MCTSAgent
 from flipgames.agents.search import PROVEN, WIN
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
-from flipgames.solvers.retrograde import LOSS, Solution, solve
-from flipgames.solvers.retrograde import WIN as SOLVED_WIN
+from flipgames.solvers.retrograde import RetrogradeSolution as Solution
+from flipgames.solvers.retrograde import solve
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,8 @@ def test_finds_the_only_forced_win(moves: str, winning: str, plies: int) -> None
 def test_avoids_the_move_that_loses_at_once(solution: Solution) -> None:
     state = position("c1-c2 b3-b2 b1-c1 a3-b3")
     losing = state.parse_action("c2-b1")  # steps off the defence: Black mates next move
-    assert solution.action_values(state)[losing] == (LOSS, 2)
+    value = solution.action_values(state)[losing]
+    assert (value.outcome, value.remoteness) == ("loss", 2)
     for seed in range(5):
         assert AlphaBetaAgent(random.Random(seed), depth=2).choose(state) != losing
 
@@ -84,12 +85,13 @@ def test_search_agrees_with_the_solution_on_short_wins(solution: Solution) -> No
             state = state.apply(rng.choice(state.legal_actions()))
         if state.is_terminal():
             continue
-        value, remoteness = solution.lookup(state)
-        if value != SOLVED_WIN or remoteness is None or remoteness > 5:
+        solved = solution.value(state)
+        remoteness = solved.remoteness
+        if solved.outcome != "win" or remoteness is None or remoteness > 5:
             continue
         result = AlphaBetaAgent(random.Random(checked), depth=5).search(state)
         assert result.score == WIN - remoteness, state.history_notation()
-        assert solution.action_values(state)[result.action][0] == SOLVED_WIN
+        assert solution.action_values(state)[result.action].outcome == "win"
         checked += 1
 
 
@@ -98,14 +100,14 @@ def test_exact_scores_score_every_root_action(solution: Solution) -> None:
     result = AlphaBetaAgent(random.Random(1), depth=6, exact_scores=True).search(state)
     truth = solution.action_values(state)
     for action, score in result.scores.items():
-        value, remoteness = truth[action]
+        value, remoteness = truth[action].outcome, truth[action].remoteness
         # Only real wins and losses can be proven, and those within the horizon must be.
         within = remoteness is not None and remoteness <= 6
-        assert score < PROVEN or value == SOLVED_WIN
-        assert score > -PROVEN or value == LOSS
-        if within and value == SOLVED_WIN:
+        assert score < PROVEN or value == "win"
+        assert score > -PROVEN or value == "loss"
+        if within and value == "win":
             assert score == WIN - remoteness
-        if within and value == LOSS:
+        if within and value == "loss":
             assert score == remoteness - WIN
     assert sorted(result.scores) == sorted(state.legal_actions())
     assert result.pv[0] == result.action

@@ -120,7 +120,7 @@ def test_wrong_separator_is_an_illegal_action_that_names_the_right_form() -> Non
         state.parse_action("a1xa2")
 
 
-@pytest.mark.parametrize("text", ["", "a1", "a1a2", "a1--a2", "A1-A2", "a1-a2=", "Qa1-a2", "xx"])
+@pytest.mark.parametrize("text", ["", "a1", "a1a2", "a1--a2", "a1-a2=", "Qa1-a2", "xx", "A1_A2"])
 def test_malformed_text_is_a_notation_error_quoting_it_with_an_example(text: str) -> None:
     """Malformed text: NotationError that quotes the input and shows the expected form."""
     state = make("flipflop").new_initial_state()
@@ -149,3 +149,10 @@ def test_well_formed_but_illegal_move_says_why_and_lists_the_legal_moves() -> No
         state.parse_action("a1-b2")
     with pytest.raises(IllegalActionError, match="must move to another square"):
         state.parse_action("a1-a1")
+
+
+@pytest.mark.parametrize("text", ["A1-A2", "a1-A2", "Ra1-a2=b", "rA1-A2=B"])
+def test_letters_may_be_in_any_case_as_in_every_game(text: str) -> None:
+    """The input rule of every game (README, Notation): any case in, canonical out."""
+    state = make("flipflop").new_initial_state()
+    assert state.action_to_string(state.parse_action(text)) == "a1-a2"

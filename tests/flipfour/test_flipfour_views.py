@@ -48,11 +48,12 @@ def test_render_shows_coordinates_pieces_hands_and_status():
     """Rank 5 on top, files a-e on both edges, White capitals, Black small, hands, turn."""
     lines = play("R@a1 B@e5").render().splitlines()
     assert lines[0] == "FlipFour · White to move"
-    assert lines[1].split() == list("abcde") == lines[-3].split()
+    assert lines[1].split() == list("abcde") == lines[-4].split()
     rank_rows = [line for line in lines if line[:1].isdigit()]
     assert [row[0] for row in rank_rows] == list("54321")
     assert rank_rows[0].endswith("│ b │ 5") and rank_rows[-1].startswith("1 │ R │")
-    assert lines[-2] == "In hand: White 3, Black 3"
+    assert lines[-3] == "In hand: White 3, Black 3"
+    assert "Black's in small letters (r, b)" in lines[-1]  # the legend, two lines
 
 
 def test_render_brackets_the_winning_four():

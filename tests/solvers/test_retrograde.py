@@ -7,7 +7,12 @@ import random
 import pytest
 
 from flipgames import TERMINAL, Game, State, make
-from flipgames.solvers.retrograde import LOSS, WIN, SolverError, solve
+from flipgames.solvers.retrograde import SolverError, solve
+from flipgames.solvers.solution import Value
+
+
+def pair(value: Value) -> tuple[str | None, int | None]:
+    return value.outcome, value.remoteness
 
 
 @pytest.fixture(scope="module")
@@ -16,9 +21,11 @@ def solution():
 
 
 def test_the_start_is_a_first_player_win_in_15(solution):
+    """213,270 positions by ``State.key()``; the FlipFlop kernel's graph folds the left-right
+    mirror (107,439)."""
     game = make("flipflop-3x3")
-    assert solution.value(game.new_initial_state()) == ("win", 15)
-    assert len(solution.values) == 213_270
+    assert pair(solution.value(game.new_initial_state())) == ("win", 15)
+    assert solution.positions == (213_270 if game.kernel() is None else 107_439)
 
 
 def test_every_position_is_the_best_of_its_children(solution):
@@ -29,17 +36,17 @@ def test_every_position_is_the_best_of_its_children(solution):
     while checked < 3000:
         state = game.new_initial_state()
         while not state.is_terminal() and checked < 3000:
-            value, rem = solution.lookup(state)
+            value = solution.value(state)
             children = solution.action_values(state)
-            best = max(v for v, _ in children.values())
-            assert value == best
-            rems = [r for v, r in children.values() if v == best]
-            if value == WIN:
-                assert rem == min(r for r in rems if r is not None)
-            elif value == LOSS:
-                assert rem == max(r for r in rems if r is not None)
+            best = max(v.expected for v in children.values())
+            assert value.expected == best
+            rems = [v.remoteness for v in children.values() if v.expected == best]
+            if value.outcome == "win":
+                assert value.remoteness == min(r for r in rems if r is not None)
+            elif value.outcome == "loss":
+                assert value.remoteness == max(r for r in rems if r is not None)
             else:
-                assert rem is None
+                assert value.remoteness is None
             checked += 1
             state = state.apply(rng.choice(state.legal_actions()))
 
@@ -50,10 +57,10 @@ def test_terminal_positions_match_the_rules(solution):
     rng = random.Random(5)
     while not state.is_terminal():
         state = state.apply(rng.choice(state.legal_actions()))
-    value, rem = solution.lookup(state)
-    assert rem == 0
     last_mover = state.parent.current_player
-    assert (value == LOSS) == (state.returns()[last_mover] == 1)
+    value = solution.value(state, player=last_mover)
+    assert pair(value) == ("win", 0)
+    assert state.returns()[last_mover] == 1
 
 
 def test_perfect_play_never_loses_a_won_position_and_wins(solution):
@@ -64,7 +71,7 @@ def test_perfect_play_never_loses_a_won_position_and_wins(solution):
     for _ in range(20):
         state = game.new_initial_state()
         winner = state.current_player
-        _, rem = solution.lookup(state)
+        rem = solution.value(state).remoteness
         plies = 0
         while not state.is_terminal():
             if state.current_player == winner:
@@ -73,7 +80,7 @@ def test_perfect_play_never_loses_a_won_position_and_wins(solution):
                 state = state.apply(rng.choice(state.legal_actions()))
             plies += 1
         assert state.returns()[winner] == 1
-        assert plies <= rem
+        assert rem is not None and plies <= rem
 
 
 def test_games_with_chance_are_refused():
@@ -147,7 +154,7 @@ class ShuttleState(State):
 )
 def test_cycles_are_draws_without_remoteness(start, expected):
     game = Shuttle(start)
-    assert solve(game).value(game.new_initial_state()) == expected
+    assert pair(solve(game).value(game.new_initial_state())) == expected
 
 
 def test_best_actions_take_the_win_and_a_retreat_keeps_the_draw():
@@ -155,7 +162,7 @@ def test_best_actions_take_the_win_and_a_retreat_keeps_the_draw():
     game = Shuttle(2)
     solution = solve(game)
     state = game.new_initial_state().apply(0)  # 2 -> 1, opponent to move at 1
-    assert solution.value(state) == ("draw", None)
+    assert pair(solution.value(state)) == ("draw", None)
     assert solution.best_actions(game.new_initial_state()) == [1]
 
 
@@ -164,15 +171,25 @@ def test_a_solution_round_trips_through_its_cache_payload(solution):
 
     payload = json.loads(json.dumps(solution.to_payload()))
     restored = type(solution).from_payload(solution.game, payload)
-    assert restored.values == solution.values
+    assert restored.positions == solution.positions
+    rng = random.Random(3)
+    state = solution.game.new_initial_state()
+    while not state.is_terminal():
+        assert restored.value(state) == solution.value(state)
+        state = state.apply(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize(
-    "payload", [{}, {"values": [[1, 5, 0]], "seconds": 1}, {"values": [[{}, 1, 0]], "seconds": 0}]
-)
-def test_a_malformed_payload_is_refused(solution, payload):
-    with pytest.raises(ValueError, match="malformed retrograde solution"):
-        type(solution).from_payload(solution.game, payload)
+def test_a_malformed_payload_is_refused(solution):
+    good = solution.to_payload()
+    broken = [
+        {},
+        {**good, "positions": good["positions"] + 1},
+        {**good, "values": "not base64!"},
+        {**good, "locator": {"kind": "mystery", "keys": ""}},
+    ]
+    for payload in broken:
+        with pytest.raises(ValueError, match="malformed"):
+            type(solution).from_payload(solution.game, payload)
 
 
 def test_a_game_too_large_stops_at_the_budget_and_says_how_far_it_got():

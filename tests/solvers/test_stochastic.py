@@ -22,11 +22,13 @@ from flipgames.core.game import (
     sample_chance,
 )
 from flipgames.solvers import cache
+from flipgames.solvers.payload import pack_integers
 from flipgames.solvers.retrograde import SolverError
 from flipgames.solvers.stochastic import (
     VERSION,
     Policy,
     StochasticSolution,
+    cache_name,
     cached_solve,
     solve_stochastic,
 )
@@ -119,6 +121,11 @@ def at(game: GraphGame, node: str) -> GraphState:
     return GraphState(game, node)
 
 
+def expected_values(solution: StochasticSolution, state: State) -> dict[int, Fraction]:
+    """Per legal action, its expected value for the player to move."""
+    return {a: v.expected for a, v in solution.action_values(state).items()}
+
+
 def test_chance_and_choices_by_hand() -> None:
     """A (player 0) chooses between a coin C and the draw D. C: heads (1/3) goes to B, where
     player 1 chooses between W and D (min: D, 0); tails (2/3) is W. So C = 1/3 * 0 + 2/3 * 1 =
@@ -133,13 +140,13 @@ def test_chance_and_choices_by_hand() -> None:
     solution = solve_stochastic(game)
     start = game.new_initial_state()
     assert solution.positions == 5  # A, C, D, B and W; L is unreachable
-    assert solution.value(start) == Fraction(2, 3)
-    assert solution.action_values(start) == {0: Fraction(2, 3), 1: 0}
+    assert solution.value(start).expected == Fraction(2, 3)
+    assert expected_values(solution, start) == {0: Fraction(2, 3), 1: 0}
     assert solution.best_actions(start) == [0] == [solution.canonical_action(start)]
     assert solution.probabilities(start) == wdl(Fraction(2, 3), Fraction(1, 3), 0)
-    assert solution.value(at(game, "B")) == 0  # for player 1, to move there
-    assert solution.value(at(game, "C")) == Fraction(2, 3)  # chance: player 0's view
-    assert solution.value(at(game, "C"), player=1) == Fraction(-2, 3)
+    assert solution.value(at(game, "B")).expected == 0  # for player 1, to move there
+    assert solution.value(at(game, "C")).expected == Fraction(2, 3)  # chance: player 0's view
+    assert solution.value(at(game, "C"), player=1).expected == Fraction(-2, 3)
     assert solution.probabilities(at(game, "B"), player=0) == wdl(0, 1, 0)
 
 
@@ -152,8 +159,8 @@ def test_progress_inside_a_cycle() -> None:
     solution = solve_stochastic(game)
     for node in "PQ":
         state = at(game, node)
-        assert solution.value(state) == 1
-        assert solution.action_values(state) == {0: 1, 1: 1}
+        assert solution.value(state).expected == 1
+        assert expected_values(solution, state) == {0: 1, 1: 1}
         assert solution.canonical_action(state) == 1
         assert solution.probabilities(state) == wdl(1, 0, 0)
     best = {node: solution.best_actions(at(game, node)) for node in "PQ"}
@@ -171,7 +178,7 @@ def test_best_actions_make_progress_under_the_repetition_rule() -> None:
     game = GraphGame(graph, "P")
     solution = solve_stochastic(game)
     start = game.new_initial_state()
-    assert set(solution.action_values(start).values()) == {1}
+    assert set(expected_values(solution, start).values()) == {1}
     assert solution.best_actions(start) == [5] == [solution.canonical_action(start)]
     assert all(solution.best_actions(at(game, q)) == [0] for q in sides)
     for seed in range(20):
@@ -179,7 +186,7 @@ def test_best_actions_make_progress_under_the_repetition_rule() -> None:
     # Once P has occurred twice, going back to it from a side position is the third
     # occurrence: worth the draw, like D.
     second = start.apply(0).apply(0).apply(1)  # P Q1 P Q2
-    assert solution.action_values(second) == {0: 0, 1: 0}
+    assert expected_values(solution, second) == {0: 0, 1: 0}
 
 
 def test_endless_play_is_a_draw() -> None:
@@ -188,9 +195,9 @@ def test_endless_play_is_a_draw() -> None:
     game = GraphGame({**ENDS, "X": ("max", ["Y", "L"]), "Y": ("min", ["X", "W"])}, "X")
     solution = solve_stochastic(game)
     for node in "XY":
-        assert solution.value(at(game, node)) == 0
+        assert solution.value(at(game, node)).expected == 0
         assert solution.probabilities(at(game, node)) == wdl(0, 1, 0)
-    assert solution.action_values(at(game, "X")) == {0: 0, 1: -1}
+    assert expected_values(solution, at(game, "X")) == {0: 0, 1: -1}
 
 
 def test_thresholds_with_chance_exits() -> None:
@@ -210,10 +217,10 @@ def test_thresholds_with_chance_exits() -> None:
     }
     game = GraphGame(graph, "S")
     solution = solve_stochastic(game)
-    assert solution.value(at(game, "S")) == HALF
-    assert solution.value(at(game, "T")) == HALF  # for player 1, to move there
-    assert solution.value(at(game, "T"), player=0) == -HALF
-    assert solution.value(at(game, "U")) == HALF
+    assert solution.value(at(game, "S")).expected == HALF
+    assert solution.value(at(game, "T")).expected == HALF  # for player 1, to move there
+    assert solution.value(at(game, "T"), player=0).expected == -HALF
+    assert solution.value(at(game, "U")).expected == HALF
     assert solution.canonical_action(at(game, "U")) == 0
     assert solution.probabilities(at(game, "U")) == wdl(Fraction(3, 4), 0, Fraction(1, 4))
     assert_consistent(solution, game.new_initial_state())
@@ -226,7 +233,7 @@ def test_player_one_progress_and_a_self_loop() -> None:
     game = GraphGame({**ENDS, "M": ("min", ["M", "N"]), "N": ("min", ["M", "L"])}, "M")
     solution = solve_stochastic(game)
     start = game.new_initial_state()
-    assert solution.value(start, player=0) == -1
+    assert solution.value(start, player=0).expected == -1
     assert solution.canonical_action(start) == 1
     assert solution.probabilities(start) == wdl(1, 0, 0)  # player 1, to move, wins
 
@@ -276,15 +283,15 @@ def assert_consistent(solution: StochasticSolution, root: State) -> None:
     are the returns; win + draw + loss = 1 and win - loss = value."""
     for state in positions(root):
         player = state.current_player
-        value = solution.value(state, player=0)
+        value = solution.value(state, player=0).expected
         if player == TERMINAL:
             assert value == state.returns()[0]
         elif player == CHANCE:
             children = [(state.apply(a), p) for a, p in state.chance_outcomes()]
-            assert value == sum(p * solution.value(c, player=0) for c, p in children)
+            assert value == sum(p * solution.value(c, player=0).expected for c, p in children)
         else:
-            best = max(solution.action_values(state).values())
-            assert solution.value(state) == best
+            best = max(expected_values(solution, state).values())
+            assert solution.value(state).expected == best
             canonical = solution.canonical_action(state)
             assert canonical in solution.best_actions(state)
         win, draw, loss = solution.probabilities(state, player=0)
@@ -305,7 +312,7 @@ def test_start_spin_is_fair() -> None:
     start = game.new_initial_state()
     assert start.is_chance_node()
     solution = solve_stochastic(game)
-    assert solution.value(start) == 0
+    assert solution.value(start).expected == 0
     assert solution.probabilities(start) == wdl(HALF, 0, HALF)
     assert solution.probabilities(start, player=1) == wdl(HALF, 0, HALF)
 
@@ -323,10 +330,10 @@ def test_tiny_track_by_hand(tmp_path: Path) -> None:
     solution = solve_stochastic(game)
     start = game.new_initial_state()
     assert solution.probabilities(start) == wdl(Fraction(3, 4), 0, Fraction(1, 4))
-    assert solution.value(start) == HALF
+    assert solution.value(start).expected == HALF
     later = game.state_from_actions(["1", "1", "1", "1"])  # both moved 1 space in 1st gear
     assert [later.action_to_string(a) for a in solution.best_actions(later)] == ["2"]
-    assert solution.action_values(later) == {1: 0, 2: 1}
+    assert expected_values(solution, later) == {1: 0, 2: 1}
 
 
 # --- cache ------------------------------------------------------------------------------------
@@ -335,12 +342,12 @@ def test_tiny_track_by_hand(tmp_path: Path) -> None:
 def test_cache_round_trip_and_corrupt_files(capsys: pytest.CaptureFixture[str]) -> None:
     game = make("checkered-flag", track="short", start="first")
     fresh = cached_solve(game)
-    path = cache.cache_path("stochastic", VERSION, game)
+    path = cache.cache_path(cache_name(game), VERSION, game)
     assert path.exists()
     again = cached_solve(game)
     assert again.positions == fresh.positions and again.seconds == fresh.seconds
     for state in list(positions(game.new_initial_state()))[::97]:
-        assert again.value(state) == fresh.value(state)
+        assert again.value(state).expected == fresh.value(state).expected
         assert again.probabilities(state) == fresh.probabilities(state)
         if state.current_player >= 0:
             assert again.canonical_action(state) == fresh.canonical_action(state)
@@ -351,10 +358,13 @@ def test_cache_round_trip_and_corrupt_files(capsys: pytest.CaptureFixture[str]) 
 
     payload = fresh.to_payload()
     payload["value"] = payload["value"][:-8]  # checksummed, but the wrong shape
-    cache.store("stochastic", VERSION, game, payload)
+    cache.store(cache_name(game), VERSION, game, payload)
     rebuilt = cached_solve(game)
     assert "ignoring cached checkered-flag solution" in capsys.readouterr().err
-    assert rebuilt.value(game.new_initial_state()) == fresh.value(game.new_initial_state())
+    assert (
+        rebuilt.value(game.new_initial_state()).expected
+        == fresh.value(game.new_initial_state()).expected
+    )
     assert cached_solve(game).positions == fresh.positions  # the rebuilt file is good
     assert capsys.readouterr().err == ""
 
@@ -362,21 +372,25 @@ def test_cache_round_trip_and_corrupt_files(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(
     "damage",
     [
-        lambda p: p.pop("keys"),
-        lambda p: p.update(fractions=["1/0"]),
+        lambda p: p.pop("locator"),
+        lambda p: p.update(numerators=pack_integers([1, 0, 2])[:-4]),
+        lambda p: p.update(numerators=["1", "2"]),
+        lambda p: p.update(denominator="0"),
+        lambda p: p.update(numerators=pack_integers([0, 2 * int(p["denominator"])])),
         lambda p: p.update(positions=p["positions"] + 1),
-        lambda p: p.update(keys=p["keys"][:100]),
-        lambda p: p.update(keys=p["value"]),
-        lambda p: p.update(fractions=p["fractions"][:1]),
+        lambda p: p["locator"].update(keys=p["locator"]["keys"][:100]),
+        lambda p: p["locator"].update(keys=p["value"]),
+        lambda p: p["locator"].update(kind="mystery"),
+        lambda p: p.update(numerators=pack_integers([0])),
         lambda p: p.update(canonical="*"),
         lambda p: p.update(policies=[1, None]),
     ],
 )
 def test_malformed_payloads_are_refused(damage: Any) -> None:
     game = make("checkered-flag", track="short", start="first")
-    payload = solve_stochastic(game).to_payload()
+    payload = json.loads(json.dumps(solve_stochastic(game).to_payload()))
     damage(payload)
-    with pytest.raises(SolverError, match="malformed stochastic solution"):
+    with pytest.raises(SolverError, match="malformed"):
         StochasticSolution.from_payload(game, payload)
 
 
@@ -415,7 +429,7 @@ def assert_optimal(solution: StochasticSolution, game: Game, root: State) -> Non
         policies[fixed] = solution.canonical_action
         reply = solve_stochastic(game, root=root, policies=policies)
         for state in positions(root, tuple(policies)):
-            assert reply.value(state, player=0) == solution.value(state, player=0)
+            assert reply.value(state, player=0).expected == solution.value(state, player=0).expected
 
 
 def assert_best_actions_progress(solution: StochasticSolution, root: State, seed: int) -> None:
@@ -425,7 +439,7 @@ def assert_best_actions_progress(solution: StochasticSolution, root: State, seed
     rng = random.Random(seed)
     for start in positions(root):
         player = start.current_player
-        if player < 0 or solution.value(start) <= 0:
+        if player < 0 or solution.value(start).expected <= 0:
             continue
         state = start
         for _ in range(200):
@@ -436,7 +450,7 @@ def assert_best_actions_progress(solution: StochasticSolution, root: State, seed
             else:
                 state = state.apply(rng.choice(solution.best_actions(state)))
         assert state.is_terminal()
-        assert state.returns()[player] >= (1 if solution.value(start) == 1 else 0)
+        assert state.returns()[player] >= (1 if solution.value(start).expected == 1 else 0)
 
 
 def test_canonical_strategies_are_optimal_on_graphs() -> None:
@@ -459,7 +473,9 @@ def test_canonical_strategies_are_optimal_on_graphs() -> None:
     assert_optimal(solution, game, game.new_initial_state())
     assert_best_actions_progress(solution, game.new_initial_state(), seed=3)
     reference = reference_values(game.new_initial_state())
-    assert all(solution.value(at(game, str(node)), player=0) == v for node, v in reference.items())
+    assert all(
+        solution.value(at(game, str(node)), player=0).expected == v for node, v in reference.items()
+    )
 
 
 # --- flip-switch ------------------------------------------------------------------------------
@@ -469,14 +485,19 @@ def test_canonical_strategies_are_optimal_on_graphs() -> None:
 ENDGAME = "a1 heart b1 heart c1 heart a2 square b2 square c2 square a3 star b3 star a2-a3"
 
 
-def test_flip_switch_endgame() -> None:
+@pytest.mark.parametrize(("kernel", "count"), [("fast", 2_732), ("python", 12_100)])
+def test_flip_switch_endgame(monkeypatch: pytest.MonkeyPatch, kernel: str, count: int) -> None:
     """Whoever lines up the three stars wins; with one star still face down, chance reveals
     it, and the switches form cycles. The solution is consistent and optimal, and a player who
-    can line the stars up in one move is worth a sure win."""
-    game = make("flip-switch")
+    can line the stars up in one move is worth a sure win. Keyed by the kernel, positions that
+    are images of each other under the board's symmetries and shape relabellings are one
+    (and a finished round is keyed by its result alone); by the reference engine, each
+    ``State.key()`` is one."""
+    monkeypatch.setenv("FLIPGAMES_KERNEL", kernel)
+    game = make("flip-switch", rounds=1)
     root = game.state_from_actions(ENDGAME.split())
     solution = solve_stochastic(game, root=root)
-    assert 10_000 < solution.positions < 15_000
+    assert solution.positions == count
     assert_consistent(solution, root)
     assert_optimal(solution, game, root)
     threats = 0
@@ -487,31 +508,36 @@ def test_flip_switch_endgame() -> None:
             for a in state.legal_actions()
         ):
             threats += 1
-            assert solution.value(state) == 1
+            assert solution.value(state).expected == 1
             assert solution.probabilities(state) == wdl(1, 0, 0)
     assert threats > 100
     assert_best_actions_progress(solution, root, seed=7)
 
 
-def test_flip_switch_switching_endgame_matches_value_iteration() -> None:
+@pytest.mark.parametrize("kernel", ["fast", "python"])
+def test_flip_switch_switching_endgame_matches_value_iteration(
+    monkeypatch: pytest.MonkeyPatch, kernel: str
+) -> None:
     """Once the last star is up, only switches remain: a deterministic game full of cycles,
-    checked position by position against plain value iteration."""
-    game = make("flip-switch")
+    checked position by position against plain value iteration, with the kernel's folded keys
+    and with the reference engine's keys."""
+    monkeypatch.setenv("FLIPGAMES_KERNEL", kernel)
+    game = make("flip-switch", rounds=1)
     root = game.state_from_actions([*ENDGAME.split(), "c3", "star"])
     solution = solve_stochastic(game, root=root)
     reference = reference_values(root)
-    assert len(reference) == solution.positions
+    assert (len(reference) == solution.positions) == (kernel == "python")
     assert {v for v in reference.values()} == {-1, 0, 1}
     for state in positions(root):
-        assert solution.value(state, player=0) == reference[state.key()]
+        assert solution.value(state, player=0).expected == reference[state.key()]
 
 
 def test_flip_switch_values_are_for_the_player_to_move() -> None:
-    game = make("flip-switch")
+    game = make("flip-switch", rounds=1)
     root = game.state_from_actions(ENDGAME.split())
     solution = solve_stochastic(game, root=root)
     for state in list(positions(root))[::50]:
         if state.current_player == 1:
-            assert solution.value(state) == -solution.value(state, player=0)
+            assert solution.value(state).expected == -solution.value(state, player=0).expected
             win, draw, loss = solution.probabilities(state)
             assert (loss, draw, win) == solution.probabilities(state, player=0)

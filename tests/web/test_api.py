@@ -80,7 +80,7 @@ def test_games_lists_every_game_with_options_and_levels(client: TestClient) -> N
     switch = games["flip-switch"]
     assert switch["has_chance"] is True
     rounds = next(o for o in switch["options"] if o["name"] == "rounds")
-    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (1, 1, 99)
+    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, 99)  # a match
     lines = next(o for o in switch["options"] if o["name"] == "lines")
     assert lines["choices"] == ["all", "edges"]
 
@@ -239,10 +239,10 @@ def test_analysis_values_every_legal_action(client: TestClient) -> None:
     rows = response.json()["actions"]
     assert [r["action"] for r in rows] == created["match"]["legal"]
     game = make("flipflop-3x3")
-    value, remoteness = SOLUTIONS.get(game).value(game.new_initial_state())
+    value = SOLUTIONS.get(game).value(game.new_initial_state())
     wins = [r["remoteness"] for r in rows if r["value"] == "win"]
     # The start is a win in 15 for White: the best action wins in exactly that many plies.
-    assert (value, min(wins)) == ("win", remoteness)
+    assert (value.outcome, min(wins)) == ("win", value.remoteness)
     for row in rows:
         assert row["value"] in ("win", "draw", "loss")
         assert (row["remoteness"] is None) == (row["value"] == "draw")

@@ -29,9 +29,9 @@ from typing import Any
 
 from flipgames.agents.base import Agent
 from flipgames.core.game import Game, sample_chance
+from flipgames.core.progress import Progress
 
 AgentFactory = Callable[[random.Random], Agent]
-Progress = Callable[[str], None]
 
 #: The normal quantile for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -134,7 +134,7 @@ def play_match(
 
     ``agent_factory_a`` and ``_b`` make an agent from a seeded generator (an agent class such
     as ``RandomAgent`` is one; ``lambda rng: make_level_agent(game, "hard", rng)`` another).
-    ``progress`` receives one line per finished game.
+    ``progress`` receives one report per finished game (games done of ``games``).
     """
     if games < 1:
         raise ValueError(f"a match needs at least one game, got {games}")
@@ -172,6 +172,10 @@ def play_match(
         if progress is not None:
             word = ("won", "drew", "lost")[column]
             seat = "first" if a_seat == 0 else "second"
-            progress(f"game {index + 1}/{games}: A ({seat}) {word}; {result.summary()}")
+            progress(
+                f"game {index + 1}/{games}: A ({seat}) {word}; {result.summary()}",
+                done=index + 1,
+                total=games,
+            )
     result.seconds = time.perf_counter() - started
     return result

@@ -31,6 +31,7 @@ from flipgames.agents.base import Agent
 from flipgames.agents.levels import make_level_agent
 from flipgames.core.errors import FlipgamesError, IllegalActionError, NotationError
 from flipgames.core.game import Game, State
+from flipgames.core.progress import Progress, silent
 
 #: The prefix of a seat that is an outside program.
 PREFIX: Final = "engine:"
@@ -40,11 +41,12 @@ class EngineError(FlipgamesError):
     """An outside engine could not be started, did not answer, or answered wrongly."""
 
 
-def seat_agent(game: Game, seat: str, rng: random.Random) -> Agent:
-    """The agent for an arena seat: a level (``hard``, ``random``, ...) or ``engine:CMD``."""
+def seat_agent(game: Game, seat: str, rng: random.Random, progress: Progress = silent) -> Agent:
+    """The agent for an arena seat: a level (``hard``, ``random``, ...) or ``engine:CMD``
+    (``progress`` shows a first exact solve for the perfect level)."""
     if seat.startswith(PREFIX):
         return EngineAgent(rng, game, seat[len(PREFIX) :])
-    return make_level_agent(game, seat, rng)
+    return make_level_agent(game, seat, rng, progress)
 
 
 class EngineAgent(Agent):

@@ -1,9 +1,10 @@
 """Named playing levels per game, and building agents by name.
 
 Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where a solver has
-solved the game: FlipFlop 3x3 by retrograde analysis (seconds), one-round Flip Switch on 3x3
-and Checkered Flag by the stochastic solver (Flip Switch takes about ten minutes the first
-time; the solution is then cached on disk). ``random`` is accepted too, as the baseline
+solved the game: FlipFlop 3x3 by retrograde analysis, one-round Flip Switch on 3x3 and
+Checkered Flag by the stochastic solver (seconds on the compiled kernels; solutions are cached
+on disk and loaded once per process). Flip Switch's default, a match of 3 rounds, has no
+perfect level. ``random`` is accepted too, as the baseline
 below every level. What each level is for each game, and the arena results
 that show the levels are ordered, are in ``docs/ai.md``.
 
@@ -33,16 +34,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
 from flipgames.agents.mcts import MCTSAgent
-from flipgames.agents.perfect import PerfectAgent, SolvedValues
+from flipgames.agents.perfect import PerfectAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
 from flipgames.core.manifest import LevelSpec, has_manifest, manifest_of, mcts
+from flipgames.core.progress import Progress, silent
 from flipgames.solvers import catalog
 from flipgames.solvers.catalog import is_solved
 
@@ -100,12 +101,6 @@ def _levels(game: Game) -> dict[str, Level]:
     return {name: _level(spec, game.has_chance) for name, spec in specs.items()}
 
 
-@cache
-def _solution(game: Game) -> SolvedValues:
-    """The solution of a solved game, loaded once per process (solvers cache on disk)."""
-    return catalog.solution(game)
-
-
 def levels_for(game: Game) -> list[str]:
     """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
     return list(LEVELS) if is_solved(game) else list(LEVELS[:-1])
@@ -127,18 +122,21 @@ def describe_level(game: Game, level: str) -> str:
     return _levels(game)[level].description
 
 
-def make_level_agent(game: Game, level: str, rng: random.Random) -> Agent:
+def make_level_agent(
+    game: Game, level: str, rng: random.Random, progress: Progress = silent
+) -> Agent:
     """An agent playing ``game`` at ``level`` (or ``random``), using ``rng`` for its choices.
 
     Raises :class:`UnknownAgentError` for a name that is no level and
     :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
-    levels that exist. ``perfect`` solves the game first if no solution is cached.
+    levels that exist. ``perfect`` solves the game first if no solution is cached, reporting
+    to ``progress``.
     """
     _check_level(game, level)
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect":
-        return PerfectAgent(rng, _solution(game))
+        return PerfectAgent(rng, catalog.solution(game, progress))
     return _levels(game)[level].build(rng)
 
 

@@ -1,9 +1,10 @@
 """The perfect player: reads a solver's values and plays one of the best actions.
 
-Any solution with a ``best_actions(state)`` method will do: the retrograde solution of a
+Any :class:`~flipgames.solvers.solution.Solution` will do: the retrograde solution of a
 deterministic game (the quickest win, any draw, the slowest loss) or the stochastic solution of
-a chance game (the actions of highest expected value). Among equally good actions the choice is
-made with the agent's seeded generator, so a perfect player is still varied and reproducible.
+a chance game (the actions of highest expected value that make progress). Among equally good
+actions the choice is made with the agent's seeded generator, so a perfect player is still
+varied and reproducible.
 
 >>> import random
 >>> from flipgames import make
@@ -18,18 +19,10 @@ made with the agent's seeded generator, so a perfect player is still varied and 
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from flipgames.agents.base import Agent
 from flipgames.core.game import State
-
-
-class SolvedValues(Protocol):
-    """What the perfect player needs from a solution."""
-
-    def best_actions(self, state: State) -> list[int]:
-        """The legal actions of ``state`` that keep its solved value."""
-        ...
+from flipgames.solvers.solution import Solution
 
 
 class PerfectAgent(Agent):
@@ -37,7 +30,7 @@ class PerfectAgent(Agent):
 
     name = "perfect"
 
-    def __init__(self, rng: random.Random, solution: SolvedValues) -> None:
+    def __init__(self, rng: random.Random, solution: Solution) -> None:
         super().__init__(rng)
         self.solution = solution
 

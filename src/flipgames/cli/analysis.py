@@ -11,83 +11,107 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.agents.search import AlphaBetaAgent
+from flipgames.cli.estimates import check_search, solve_cost
+from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
-from flipgames.solvers import catalog, policies, stochastic
-from flipgames.solvers.retrograde import WORDS, Progress, SolverError
+from flipgames.core.progress import Progress
+from flipgames.solvers import catalog
+from flipgames.solvers.solution import SolverError
+
+#: ``analyze --depth`` when none is given (games without an exact solution).
+DEFAULT_DEPTH = 6
 
 
-def _say(quiet: bool) -> Progress | None:
-    """Progress lines for long solves, on stderr so --json output stays clean."""
-    if quiet:
-        return None
-    return lambda message: print(f"  {message}", file=sys.stderr, flush=True)
+def _note(quiet: bool, text: str) -> None:
+    """A remark on stderr, so --json output stays clean (none with --json or --quiet)."""
+    if not quiet:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _one_round_note(game: Game, quiet: bool) -> None:
+    """Say so when a match game is studied as its single round (see ``main._game``)."""
+    defaults = {o.name: o.default for o in game.option_spec}
+    if game.options.get("rounds") == 1 and defaults.get("rounds", 1) != 1:
+        _note(quiet, f"{game.title}: one round (rounds=1), the game the solver studies")
+
+
+def _warn_first_solve(game: Game) -> None:
+    """Before a long first solve, say on stderr what it costs (it is cached afterwards).
+    Always, --json and --quiet included: minutes and gigabytes should never come unannounced."""
+    cost = solve_cost(game)
+    if cost is not None and not catalog.solution_ready(game):
+        print(f"first exact solve of {game.name}: {cost}", file=sys.stderr, flush=True)
 
 
 def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
 
 
-def solve_report(game: Game, max_positions: int, quiet: bool) -> dict[str, Any]:
+def solve_report(game: Game, max_positions: int, progress: Progress) -> dict[str, Any]:
     """Solve ``game`` from the start and describe the result as JSON-able data."""
     started = time.perf_counter()
     root = game.new_initial_state()
     report: dict[str, Any] = {"game": game.name, "options": dict(game.options)}
+    solution = catalog.solve(game, progress, max_positions)
+    value = solution.value(root, player=0)
+    best = [] if root.current_player < 0 else solution.best_actions(root)
+    report |= {
+        "solver": "retrograde" if game.deterministic else "stochastic",
+        "positions": solution.positions,
+        "best_actions": [root.action_to_string(a) for a in best],
+        "seconds": round(solution.seconds, 3),
+    }
     if game.deterministic:
-        solution = catalog.retrograde_solution(game, _say(quiet), max_positions)
-        value, remoteness = solution.value(root)
-        report |= {
-            "solver": "retrograde",
-            "positions": len(solution.values),
-            "value": value,
-            "remoteness": remoteness,
-            "best_actions": [root.action_to_string(a) for a in solution.best_actions(root)],
-            "seconds": round(solution.seconds, 3),
-        }
+        report |= {"value": value.outcome, "remoteness": value.remoteness}
     else:
-        chance = stochastic.cached_solve(game, _say(quiet))
-        win, draw, loss = chance.probabilities(root, player=0)
-        best = [] if root.current_player < 0 else chance.best_actions(root)
+        win, draw, loss = value.win, value.draw, value.loss
         report |= {
-            "solver": "stochastic",
-            "positions": chance.positions,
             "value": {"win": float(win), "draw": float(draw), "loss": float(loss)},
             "exact": {"win": _exact(win), "draw": _exact(draw), "loss": _exact(loss)},
-            "expected_return": _exact(chance.value(root, player=0)),
+            "expected_return": _exact(value.expected),
             "remoteness": None,
-            "best_actions": [root.action_to_string(a) for a in best],
-            "seconds": round(chance.seconds, 3),
         }
     # "seconds" is the solve itself (also when read from the cache); this is the call's time.
     report["wall_seconds"] = round(time.perf_counter() - started, 3)
     return report
 
 
-def policy_table(game: Game, quiet: bool) -> list[dict[str, Any]]:
-    """Exact results of the simple fixed gear policies against each other and optimal play."""
+def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
+    """Exact results of the simple fixed gear policies against each other and optimal play.
+
+    ``progress`` gets one report per pair evaluated (each pair is a solve of its own).
+    """
+    from flipgames.solvers import policies  # numpy and the solver: only when asked
+
     rows = []
     choices: list[policies.GearUpTo | None] = [*policies.GEAR_POLICIES, None]
-    for first in choices:
-        for second in choices:
-            if first is None and second is None:
-                continue
-            result = policies.evaluate_policy(game, first, second, _say(quiet))
-            rows.append(
-                {
-                    "first": result.players[0],
-                    "second": result.players[1],
-                    "first_wins": float(result.win),
-                    "draw": float(result.draw),
-                    "second_wins": float(result.loss),
-                    "exact_first_wins": _exact(result.win),
-                }
-            )
+    pairs = [(a, b) for a in choices for b in choices if a is not None or b is not None]
+    for done, (first, second) in enumerate(pairs):
+        names = [p.name if p is not None else "optimal" for p in (first, second)]
+        progress(f"policies: {names[0]} vs {names[1]}", done=done, total=len(pairs))
+        result = policies.evaluate_policy(game, first, second)
+        rows.append(
+            {
+                "first": result.players[0],
+                "second": result.players[1],
+                "first_wins": float(result.win),
+                "draw": float(result.draw),
+                "second_wins": float(result.loss),
+                "exact_first_wins": _exact(result.win),
+            }
+        )
+    progress("policies evaluated", done=len(pairs), total=len(pairs))
     return rows
 
 
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
+    quiet = args.quiet or args.json
+    _one_round_note(game, quiet)
+    _warn_first_solve(game)
     try:
-        report = solve_report(game, args.max_positions, args.quiet or args.json)
+        with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
+            report = solve_report(game, args.max_positions, progress)
     except SolverError as exc:
         if args.json:
             print(
@@ -103,7 +127,8 @@ def cmd_solve(args: argparse.Namespace, game: Game) -> int:
             return 1
         raise
     if args.policies:
-        report["policies"] = policy_table(game, args.quiet or args.json)
+        with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
+            report["policies"] = policy_table(game, progress)
     if args.json:
         print(json.dumps(report))
         return 0
@@ -138,8 +163,16 @@ def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     return 0
 
 
-def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[str, Any]]]:
-    """Per legal action of ``state``: exact values where solved, else a search score and line."""
+def analyze_rows(
+    state: State,
+    depth: int | None,
+    seed: int,
+    progress: TerminalProgress,
+    force: bool = False,
+) -> tuple[str, list[dict[str, Any]]]:
+    """Per legal action of ``state``: exact values where solved (unless a ``depth`` is asked
+    for), else a search score and line. A search estimated to take too long is refused unless
+    ``force`` (:func:`flipgames.cli.estimates.check_search`)."""
     game = state.game
     if state.is_terminal():
         raise FlipgamesError(f"the game is over ({state.result()}): nothing to analyse")
@@ -148,41 +181,50 @@ def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[st
             {"action": state.action_to_string(a), "probability": _exact(p)}
             for a, p in state.chance_outcomes()
         ]
-    if catalog.is_solved(game):
-        # The terminal may wait for a first solve (it prints progress); the disk cache makes
-        # every later call quick.
-        solved = catalog.solution(game, _say(quiet=False))
-        if isinstance(solved, stochastic.StochasticSolution):
-            rows = []
-            for action, value in solved.action_values(state).items():
-                child = state.apply(action)
-                win, draw, loss = solved.probabilities(child, player=state.current_player)
-                rows.append(
-                    {
-                        "action": state.action_to_string(action),
-                        "value": float(value),
-                        "exact": _exact(value),
-                        "win": float(win),
-                        "draw": float(draw),
-                        "loss": float(loss),
-                    }
-                )
-            return "exact", sorted(rows, key=lambda r: -r["value"])
+    if catalog.is_solved(game) and depth is None:
+        # The terminal may wait for a first solve (announced, with progress); the disk cache
+        # makes every later call quick.
+        with progress.thinking(f"loading the solution of {game.name}"):
+            solved = catalog.solution(game, progress)
+        values = solved.action_values(state)
+        rows: list[dict[str, Any]]
+        if game.deterministic:
+            order = {"win": 0, "draw": 1, "loss": 2}
+            rows = [
+                {
+                    "action": state.action_to_string(a),
+                    "value": v.outcome,
+                    "remoteness": v.remoteness,
+                }
+                for a, v in values.items()
+            ]
+            return "exact", sorted(
+                rows,
+                key=lambda r: (
+                    order[r["value"]],
+                    r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
+                ),
+            )
         rows = [
-            {"action": state.action_to_string(a), "value": WORDS[v], "remoteness": rem}
-            for a, (v, rem) in solved.action_values(state).items()
+            {
+                "action": state.action_to_string(a),
+                "value": float(v),
+                "exact": _exact(v.expected),
+                "win": float(v.win),
+                "draw": float(v.draw),
+                "loss": float(v.loss),
+            }
+            for a, v in values.items()
         ]
-        order = {"win": 0, "draw": 1, "loss": 2}
-        return "exact", sorted(
-            rows,
-            key=lambda r: (
-                order[r["value"]],
-                r["remoteness"] if r["value"] == "win" else -(r["remoteness"] or 0),
-            ),
-        )
+        return "exact", sorted(rows, key=lambda r: -r["value"])
+    depth = DEFAULT_DEPTH if depth is None else depth
+    estimate = check_search(state, depth, seed, force)
+    if estimate is not None:
+        progress(f"searching to depth {depth}: {estimate.words()}")
     agent = AlphaBetaAgent(random.Random(seed), depth=depth, exact_scores=True)
-    result = agent.search(state)
-    rows = [
+    with progress.thinking(f"searching to depth {depth}"):
+        result = agent.search(state)
+    searched: list[dict[str, Any]] = [
         {
             "action": state.action_to_string(a),
             "score": round(score, 2),
@@ -190,7 +232,7 @@ def analyze_rows(state: State, depth: int, seed: int) -> tuple[str, list[dict[st
         }
         for a, score in result.scores.items()
     ]
-    return f"alpha-beta depth {result.depth}", sorted(rows, key=lambda r: -r["score"])
+    return f"alpha-beta depth {result.depth}", sorted(searched, key=lambda r: -r["score"])
 
 
 def _notation(state: State, line: list[int]) -> list[str]:
@@ -203,8 +245,12 @@ def _notation(state: State, line: list[int]) -> list[str]:
 
 
 def cmd_analyze(args: argparse.Namespace, state: State) -> int:
-    kind, rows = analyze_rows(state, args.depth, args.seed)
     game = state.game
+    _one_round_note(game, args.json)
+    if args.depth is None and catalog.is_solved(game) and state.current_player >= 0:
+        _warn_first_solve(game)
+    with TerminalProgress.for_command(json=args.json) as progress:
+        kind, rows = analyze_rows(state, args.depth, args.seed, progress, args.force)
     if args.json:
         print(
             json.dumps(

@@ -5,27 +5,35 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 
 from flipgames.agents.arena import play_match
-from flipgames.agents.external import seat_agent
+from flipgames.agents.external import PREFIX, seat_agent
+from flipgames.cli.agents import check_level, level_agent
+from flipgames.cli.progress import TerminalProgress
 from flipgames.core.game import Game
 
 
 def cmd_arena(args: argparse.Namespace, game: Game) -> int:
-    # Build one agent of each kind first, so a bad level (or an engine:CMD that does not
-    # start) fails before any game is played.
+    # Check both levels first, so a bad one fails before any game is played; then build one
+    # of each, which announces and shows a first exact solve (the perfect level) and starts
+    # an outside engine (engine:CMD) once, so one that does not start fails here too.
     for level in (args.a, args.b):
-        seat_agent(game, level, random.Random(0))
-    say = None if args.json or args.quiet else (lambda line: print(line, file=sys.stderr))
-    result = play_match(
-        game,
-        lambda rng: seat_agent(game, args.a, rng),
-        lambda rng: seat_agent(game, args.b, rng),
-        games=args.games,
-        seed=args.seed,
-        progress=say,
-    )
+        if not level.startswith(PREFIX):
+            check_level(game, level)
+    for level in (args.a, args.b):
+        if level.startswith(PREFIX):
+            seat_agent(game, level, random.Random(0))
+        else:
+            level_agent(game, level, random.Random(0), quiet=args.json or args.quiet)
+    with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
+        result = play_match(
+            game,
+            lambda rng: seat_agent(game, args.a, rng, progress),
+            lambda rng: seat_agent(game, args.b, rng, progress),
+            games=args.games,
+            seed=args.seed,
+            progress=progress,
+        )
     if args.json:
         print(json.dumps({**result.to_json(), "a": args.a, "b": args.b}))
         return 0

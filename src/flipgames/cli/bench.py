@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import metadata
+from typing import Any
 
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
@@ -213,7 +214,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_bench_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _seconds(text: str) -> float:
+    """An argparse type: a time per figure from 0.01 to 600 seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0.01 <= value <= 600:  # also rejects nan and inf
+        raise argparse.ArgumentTypeError(f"must be from 0.01 to 600 seconds, got {text}")
+    return value
+
+
+def add_bench_command(sub: Any) -> None:
     """Register ``flipgames bench`` on the main parser's subcommands."""
     help_text = "measure engine and kernel speed per game (playouts, perft, agents)"
     p = sub.add_parser("bench", help=help_text, description=help_text)
@@ -225,6 +237,6 @@ def add_bench_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="a game to measure (repeatable; default every game): " + ", ".join(game_names()),
     )
     p.add_argument(
-        "--seconds", type=float, default=1.0, help="time per figure (default %(default)s)"
+        "--seconds", type=_seconds, default=1.0, help="time per figure (default %(default)s)"
     )
     p.set_defaults(run=cmd_bench)

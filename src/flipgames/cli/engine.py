@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from flipgames import __version__
 from flipgames.agents.base import Agent
@@ -179,7 +179,7 @@ def cmd_engine(args: argparse.Namespace) -> int:
     return serve_engine(sys.stdin, sys.stdout, level=args.level, seed=args.seed)
 
 
-def add_engine_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_engine_command(sub: Any) -> None:
     """Register ``flipgames engine``."""
     text = "speak the flipgames engine protocol on stdin/stdout (docs/engine-protocol.md)"
     p = sub.add_parser("engine", help=text, description=text)

@@ -1,6 +1,8 @@
-"""``flipgames``: list, rules, play, replay and perft.
+"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena and serve.
 
-Errors from the library become a one-line message on stderr and exit code 1.
+Errors from the library become a one-line ``flipgames: error: ...`` on stderr and exit code 1;
+a malformed command line (a bad flag or number) the same line and exit code 2; Ctrl-C exits
+with 130 (``play --save`` writes its record first). Long jobs show progress on a terminal.
 """
 
 from __future__ import annotations
@@ -11,31 +13,44 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from flipgames.agents.levels import make_level_agent
-from flipgames.cli.analysis import cmd_analyze, cmd_solve
+from flipgames.cli.agents import level_agent
+from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.bench import add_bench_command
 from flipgames.cli.engine import add_engine_command
+from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
+from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
+from flipgames.core.progress import Progress
 from flipgames.core.record import dumps_record, make_record, replay_record
 from flipgames.core.registry import game_class, game_names, make
 from flipgames.solvers import catalog
-from flipgames.solvers.perft import divide, perft_counts
+from flipgames.solvers.perft import perft
+
+#: Exit codes: an error in what was asked, a malformed command line, Ctrl-C.
+EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130
 
 
-def _game(args: argparse.Namespace) -> Game:
-    return make(args.game, parse_option_pairs(args.option or []))
+def _game(args: argparse.Namespace, *, single_round: bool = False) -> Game:
+    """The game and options named on the command line.
 
-
-def _start(args: argparse.Namespace) -> State:
-    return _game(args).new_initial_state()
+    With ``single_round``, a game with a ``rounds`` option (Flip Switch: a match of rounds to
+    play) is taken with ``rounds=1`` unless the user chose otherwise: the solver, ``solve`` and
+    ``analyze`` study one round, which is what the exact solution is of.
+    """
+    options = parse_option_pairs(args.option or [])
+    names = {o.name for o in game_class(args.game).option_spec} if single_round else set()
+    if "rounds" in names and "rounds" not in options:
+        options["rounds"] = "1"
+    return make(args.game, options)
 
 
 def _apply_moves(state: State, moves: str | None) -> State:
@@ -75,6 +90,21 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_writable(path: str) -> Path:
+    """``path`` as a record file that can be written, checked before anything is played."""
+    target = Path(path)
+    if target.is_dir():
+        raise FlipgamesError(f"--save {path!r} is a folder: name a file, e.g. {path}/game.json")
+    folder = target.parent
+    if not folder.is_dir():
+        raise FlipgamesError(f"--save {path!r}: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+        target.exists() and not os.access(target, os.W_OK)
+    ):
+        raise FlipgamesError(f"--save {path!r}: no permission to write there")
+    return target
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -82,30 +112,45 @@ def cmd_play(args: argparse.Namespace) -> int:
     human_seat = args.seat - 1
     if not 0 <= human_seat < game.num_players:
         raise FlipgamesError(f"--seat must be 1..{game.num_players}, got {args.seat}")
+    save = _check_writable(args.save) if args.save else None
     agents = {}
     if args.vs != "human":
-        agent = make_level_agent(game, args.vs, rng)
+        agent = level_agent(game, args.vs, rng)
         agents = {p: agent for p in range(game.num_players) if p != human_seat}
     hint = None
     if args.hint:
         # The strongest advice available at once: perfect play where the solution is at
         # hand, else the hard level.
         level = "perfect" if catalog.solution_ready(game) else "hard"
-        hint = make_level_agent(game, level, random.Random(seed + 1))
+        hint = level_agent(game, level, random.Random(seed + 1))
     print(f"{game.title}, seed {seed} (replay the same chance with --seed {seed})")
-    state = play_game(game.new_initial_state(), agents, rng, input, sys.stdout, hint=hint)
-    if args.save:
-        Path(args.save).write_text(dumps_record(make_record(state, seed=seed)))
-        print(f"record saved to {args.save}")
-    return 0
+    with TerminalProgress.for_command() as progress:
+        outcome = play_game(
+            game.new_initial_state(), agents, rng, input, sys.stdout, hint, progress.thinking
+        )
+    if save is not None:
+        _save_record(save, dumps_record(make_record(outcome.state, seed=seed)))
+    return EXIT_INTERRUPTED if outcome.interrupted else 0
+
+
+def _save_record(path: Path, text: str) -> None:
+    """Write a record; if that fails after all, print it so nothing played is lost."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        print(text, end="")
+        raise FlipgamesError(
+            f"cannot write the record to {str(path)!r}: {exc.strerror}; it is printed above"
+        ) from None
+    print(f"record saved to {path}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text()
+        data = Path(args.file).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read record {args.file!r}: {exc.strerror}") from None
-    final = replay_record(text)
+    final = replay_record(data)
     game = final.game
     state = game.new_initial_state()
     print(f"{game.title} {dict(game.options)}")
@@ -119,15 +164,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     game = _game(args)
-    if args.depth < 1:
-        raise FlipgamesError(f"perft depth must be at least 1, got {args.depth}")
     state = _apply_moves(game.new_initial_state(), args.moves)
-    if args.divide:
-        for text, count in divide(state, args.depth).items():
-            print(f"{text}: {count}")
-        return 0
+    estimate = check_perft(state, args.depth, args.force)
+    if estimate is not None and not args.json:
+        print(f"perft {args.depth}: {estimate.words()}", file=sys.stderr, flush=True)
     started = time.perf_counter()
-    counts = perft_counts(state, args.depth)
+    with TerminalProgress.for_command(json=args.json) as progress:
+        if args.divide:
+            for text, count in _divide(state, args.depth, progress).items():
+                print(f"{text}: {count}")
+            return 0
+        counts = [perft(state, 1)]
+        counts += [sum(_divide(state, d, progress).values()) for d in range(2, args.depth + 1)]
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps({"game": game.name, "counts": counts}))
@@ -138,11 +186,53 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _divide(state: State, depth: int, progress: Progress) -> dict[str, int]:
+    """perft(depth - 1) below each action of ``state``, reporting each one done."""
+    actions = state.perft_actions()
+    counts = {}
+    for done, action in enumerate(actions, start=1):
+        counts[state.action_to_string(action)] = perft(state.apply_perft(action), depth - 1)
+        progress(f"perft({depth})", done=done, total=len(actions))
+    return counts
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the command's one-line error format (and exit code 2 for usage errors)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(
+            EXIT_USAGE,
+            f"flipgames: error: {message} (see '{self.prog} --help')\n",
+        )
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _port(text: str) -> int:
+    value = _count(1)(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="flipgames", description="Play, solve and analyse flip games."
+    parser = _Parser(prog="flipgames", description="Play, solve and analyse flip games.")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def game_command(name: str, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -152,7 +242,16 @@ def build_parser() -> argparse.ArgumentParser:
         )
         return p
 
-    p = sub.add_parser("list", help="list the games")
+    def force(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--force",
+            action="store_true",
+            help="run even when the estimate says it takes longer than "
+            f"{LIMIT_SECONDS / 60:.0f} minutes",
+        )
+
+    help_text = "list the games with their kinds and options"
+    p: argparse.ArgumentParser = sub.add_parser("list", help=help_text, description=help_text)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=cmd_list)
 
@@ -167,28 +266,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="opponent: human (same screen), random, easy, medium, hard or perfect (solved games)",
     )
     p.add_argument("--hint", action="store_true", help="enable the 'hint' command")
-    p.add_argument("--seat", type=int, default=1, help="your seat against an agent: 1 or 2")
+    p.add_argument("--seat", type=_count(1), default=1, help="your seat against an agent: 1 or 2")
     p.add_argument("--seed", type=int, help="seed for chance and agents (default: random)")
-    p.add_argument("--save", metavar="FILE", help="write the game record (JSON) here")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="write the game record (JSON) here when the game ends, also on quit, Ctrl-D or "
+        "Ctrl-C (checked to be writable before the game starts)",
+    )
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("replay", help="replay a game record, checking every action")
-    p.add_argument("file", metavar="FILE")
+    help_text = "replay a game record, checking every action against the rules"
+    p = sub.add_parser("replay", help=help_text, description=help_text)
+    p.add_argument("file", metavar="FILE", help="a record written by play --save (JSON)")
     p.set_defaults(run=cmd_replay)
 
     p = game_command("perft", "count legal action sequences (deterministic games)")
-    p.add_argument("depth", metavar="DEPTH", type=int)
+    p.add_argument("depth", metavar="DEPTH", type=_count(1), help="plies to count, 1 or more")
     p.add_argument("--moves", help='actions to play first, e.g. "a1-a2 a3-b3"')
     p.add_argument("--json", action="store_true", help='print {"game", "counts"}')
     p.add_argument("--divide", action="store_true", help="perft(DEPTH-1) under each action")
+    force(p)
     p.set_defaults(run=cmd_perft)
 
-    p = game_command("solve", "solve a game exactly from the start (cached on disk)")
+    p = game_command(
+        "solve",
+        "solve a game exactly from the start (cached on disk); Flip Switch: one round "
+        "(rounds=1) unless -o rounds=N is given",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.add_argument(
         "--max-positions",
-        type=int,
+        type=_count(1),
         default=catalog.DEFAULT_MAX_POSITIONS,
         help="give up a deterministic solve beyond this many positions (default %(default)s)",
     )
@@ -197,48 +307,70 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also evaluate the fixed gear policies (always 1st, up to 2nd, up to 3rd)",
     )
-    p.set_defaults(run=lambda a: cmd_solve(a, _game(a)))
+    p.set_defaults(run=lambda a: cmd_solve(a, _game(a, single_round=True)))
 
-    p = game_command("analyze", "value of every legal action in a position")
+    p = game_command(
+        "analyze",
+        "value of every legal action in a position: exact where the game is solved, else a "
+        "search; Flip Switch: one round (rounds=1) unless -o rounds=N is given",
+    )
     p.add_argument("--moves", help="actions to play first, in notation")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--depth", type=int, default=6, help="search depth on unsolved games")
+    p.add_argument(
+        "--depth",
+        type=_count(1),
+        help=f"search depth in plies (default {DEFAULT_DEPTH}); on a solved game, search to "
+        "this depth instead of using the exact solution",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed for the search's tie-breaks")
+    force(p)
     p.set_defaults(
-        run=lambda a: cmd_analyze(a, _apply_moves(_game(a).new_initial_state(), a.moves))
+        run=lambda a: cmd_analyze(
+            a, _apply_moves(_game(a, single_round=True).new_initial_state(), a.moves)
+        )
     )
 
     p = game_command("arena", "play two levels against each other, alternating seats")
     seat = "a level, or engine:CMD for a program speaking docs/engine-protocol.md"
     p.add_argument("--a", default="hard", metavar="LEVEL", help=f"agent A: {seat} (default hard)")
     p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
-    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--games", type=_count(1), default=20, help="number of games (default 20)")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--quiet", action="store_true", help="no per-game progress on stderr")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
-    add_serve_command(sub)
+    add_serve_command(sub, port_type=_port)
     add_bench_command(sub)
     add_engine_command(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``flipgames`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``flipgames`` console script; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a malformed command line (2), already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         code: int = args.run(args)
     except FlipgamesError as exc:
         print(f"flipgames: error: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return EXIT_ERROR
+    except OSError as exc:
+        # The system refused a read or write (a full disk, a closed terminal). What was
+        # buffered for stdout may be what failed: drop it so exiting does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"flipgames: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_ERROR
     return code
 
 

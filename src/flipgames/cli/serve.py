@@ -19,7 +19,7 @@ import argparse
 import logging
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flipgames.core.errors import FlipgamesError
@@ -43,12 +43,16 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def add_serve_command(subparsers: Any) -> None:
-    """Add ``serve`` to a ``flipgames`` sub-command parser (its handler is ``args.run``)."""
+_PASSWORD = re.compile(r"(\w+://[^:/@\s]*:)[^@\s]*@")
+
+
+def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) -> None:
+    """Add ``serve`` to a ``flipgames`` sub-command parser (its handler is ``args.run``);
+    ``port_type`` parses and checks ``--port``."""
     help_text = "run the web arcade (play in the browser)"
     parser = subparsers.add_parser("serve", help=help_text, description=help_text)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=port_type, default=8000, help="port to listen on")
     parser.add_argument(
         "--db",
         metavar="URL",
@@ -62,6 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the arcade until interrupted."""
     try:
         import uvicorn
+        from sqlalchemy.exc import SQLAlchemyError
 
         from flipgames.web.app import create_app
         from flipgames.web.settings import Settings, default_database_url
@@ -71,7 +76,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "pip install 'flipgames[web]'"
         ) from None
     settings = Settings(database_url=args.db or default_database_url())
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except SQLAlchemyError as exc:
+        # A URL that names no database SQLAlchemy can open, or a server that refuses us.
+        # The password of a URL never reaches the screen (or a log that captures it).
+        reason = _PASSWORD.sub(r"\1***@", str(exc).splitlines()[0])
+        raise FlipgamesError(f"--db: cannot open the database: {reason}") from None
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     logging.getLogger("uvicorn.access").addFilter(RedactTokens())
     print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)

@@ -42,13 +42,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-import numpy as np
-import numpy.typing as npt
-
 from flipgames.core.errors import IllegalActionError, NotationError, RecordError
 from flipgames.core.options import FrozenOptions, Option, resolve_options
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 #: ``State.current_player`` at a chance node (the next action is a chance outcome).
@@ -141,6 +141,13 @@ class Game(ABC):
     @abstractmethod
     def rules_summary(self) -> str:
         """Return the rules as flipgames plays them, rulings included, as plain text."""
+
+    def notation_help(self) -> str:
+        """How to write an action in this game, with two examples (the terminal's ``help``).
+
+        Every game overrides it; this fallback points at the rules.
+        """
+        return f"Type an action in {self.title}'s notation (flipgames rules {self.name})."
 
     def kernel(self) -> Kernel | None:
         """This game's compiled kernel, or None when it has none. Algorithms ask
@@ -397,6 +404,8 @@ class State(ABC):
     def legal_action_mask(self) -> npt.NDArray[np.int8]:
         """1 at every legal action id (chance outcomes at a chance node), 0 elsewhere; length
         :attr:`Game.num_distinct_actions`."""
+        import numpy as np  # loaded on first use: the CLI's startup never needs numpy
+
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         mask[list(self.legal_actions())] = 1
         return mask

@@ -49,11 +49,24 @@ def dumps_record(record: Mapping[str, Any]) -> str:
 
 
 def _load_json(data: str | bytes | Mapping[str, Any], what: str) -> Mapping[str, Any]:
-    if isinstance(data, str | bytes):
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(
+                f"{what} is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                f"{exc.start} (a record is JSON text in UTF-8)"
+            ) from None
+    if isinstance(data, str):
         try:
             data = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except json.JSONDecodeError as exc:
             raise RecordError(f"{what} is not valid JSON: {exc}") from None
+        except RecursionError:
+            # The parser recurses once per nesting level; no record nests more than 3 deep.
+            raise RecordError(f"{what} is nested too deeply to be a record") from None
+        except ValueError:  # the one other failure: an integer beyond Python's digit limit
+            raise RecordError(f"{what} holds a number too long to read") from None
     if not isinstance(data, Mapping):
         raise RecordError(f"{what} must be a JSON object, got {type(data).__name__}")
     return data

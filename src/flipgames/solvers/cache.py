@@ -82,7 +82,8 @@ def store(solver: str, version: int, game: Game, payload: Any) -> Path:
     document = {**_header(solver, version, game), "payload": payload}
     document["checksum"] = _checksum(payload)
     temporary = path.with_suffix(f".tmp{os.getpid()}")
-    with gzip.open(temporary, "wt", encoding="utf-8") as handle:
+    # Level 1: solver payloads hold compressed blobs already, so harder work buys nothing.
+    with gzip.open(temporary, "wt", encoding="utf-8", compresslevel=1) as handle:
         json.dump(document, handle)
     temporary.replace(path)
     return path

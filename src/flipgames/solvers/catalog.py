@@ -1,11 +1,14 @@
-"""Which exact solver answers which game, with results cached on disk.
+"""Which exact solver answers which game, with results cached on disk and in memory.
 
-Deterministic games go to retrograde analysis, chance games to the stochastic solver. Whether
-a game is *solved* (and so has a perfect player and per-move analysis) is data in each game's
-manifest (:mod:`flipgames.core.manifest`): the option sets the solvers are known to finish
-here in seconds to minutes (docs/solvers.md). Anything
-else can still be attempted with ``flipgames solve``, which stops at a position budget and says
-how far it got.
+Deterministic games go to retrograde analysis, chance games to the stochastic solver; both
+answer through one :class:`~flipgames.solvers.solution.Solution` protocol. Whether a game is
+*solved* (and so has a perfect player and per-move analysis) is data in each game's manifest
+(:mod:`flipgames.core.manifest`): the option sets the solvers are known to finish here in
+seconds (docs/solvers.md). Anything else can still be
+attempted with ``flipgames solve``, which stops at a position budget and says how far it got.
+
+:func:`solution` is the one in-process memo: every caller (the perfect player, ``analyze``,
+the web's hints and analysis) shares one loaded solution per game and options.
 
 >>> from flipgames import make
 >>> is_solved(make("flipflop-3x3")), is_solved(make("flipflop"))
@@ -14,24 +17,19 @@ how far it got.
 
 from __future__ import annotations
 
-from typing import Protocol
+import threading
 
-from flipgames.core.game import Game, State
+from flipgames.core.game import Game
 from flipgames.core.manifest import is_listed_solved
-from flipgames.solvers import cache, retrograde, stochastic
-from flipgames.solvers.retrograde import Progress
+from flipgames.core.progress import Progress, silent
+from flipgames.solvers import cache
+from flipgames.solvers.solution import Solution
 
-#: Bump when the retrograde solver's results or payload format change.
-RETROGRADE_VERSION = 1
-
-#: Where the default budget stops a retrograde attempt (about 2-3 GB of memory).
+#: Where the default budget stops a retrograde attempt on the reference engine.
 DEFAULT_MAX_POSITIONS = 3_000_000
 
-
-class ExactSolution(Protocol):
-    """What every exact solution offers the agents, the CLI and the web."""
-
-    def best_actions(self, state: State) -> list[int]: ...
+_memo: dict[Game, Solution] = {}
+_lock = threading.Lock()
 
 
 def is_solved(game: Game) -> bool:
@@ -41,31 +39,35 @@ def is_solved(game: Game) -> bool:
 
 
 def solution_ready(game: Game) -> bool:
-    """True when ``game`` is solved and its solution can be had in seconds: a deterministic
-    solved game (it solves quickly), or a chance game whose solution is in the disk cache."""
+    """True when ``game`` is solved and its solution can be had now: loaded already, a
+    deterministic solved game (it solves quickly), or a chance game whose solution is in the
+    disk cache (``flipgames solve`` fills it)."""
     if not is_solved(game):
         return False
-    return game.deterministic or cache.cache_path("stochastic", stochastic.VERSION, game).exists()
+    if game in _memo or game.deterministic:
+        return True
+    from flipgames.solvers import stochastic  # numpy and the solvers load on first use
+
+    return cache.cache_path(stochastic.cache_name(game), stochastic.VERSION, game).exists()
 
 
-def retrograde_solution(
-    game: Game, progress: Progress | None = None, max_positions: int | None = None
-) -> retrograde.Solution:
-    """Solve a deterministic game by retrograde analysis, through the disk cache."""
-    return cache.cached(
-        "retrograde",
-        RETROGRADE_VERSION,
-        game,
-        lambda: retrograde.solve(game, progress, max_positions=max_positions),
-        retrograde.Solution.to_payload,
-        lambda payload: retrograde.Solution.from_payload(game, payload),
-    )
-
-
-def solution(
-    game: Game, progress: Progress | None = None
-) -> retrograde.Solution | stochastic.StochasticSolution:
-    """The exact solution of a solved game (see :func:`is_solved`), cached on disk."""
+def solve(game: Game, progress: Progress = silent, max_positions: int | None = None) -> Solution:
+    """Solve ``game`` from the start with the solver that fits it, through the disk cache
+    (``max_positions`` bounds a retrograde walk on the reference engine)."""
+    # Imported on first use: numpy, numba and each solver load only when a game is solved.
     if game.deterministic:
-        return retrograde_solution(game, progress, max_positions=DEFAULT_MAX_POSITIONS)
+        from flipgames.solvers import retrograde
+
+        return retrograde.cached_solve(game, progress, max_positions)
+    from flipgames.solvers import stochastic
+
     return stochastic.cached_solve(game, progress)
+
+
+def solution(game: Game, progress: Progress = silent) -> Solution:
+    """The exact solution of a solved game (see :func:`is_solved`), loaded once per process."""
+    with _lock:
+        found = _memo.get(game)
+        if found is None:
+            found = _memo[game] = solve(game, progress, DEFAULT_MAX_POSITIONS)
+        return found

@@ -24,13 +24,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from flipgames.core.game import Game, State
-from flipgames.solvers.stochastic import (
-    Policy,
-    Progress,
-    StochasticSolution,
-    policy_name,
-    solve_stochastic,
-)
+from flipgames.core.progress import Progress, silent
+from flipgames.solvers.graph import Policy, policy_name
+from flipgames.solvers.stochastic import StochasticSolution, solve_stochastic
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -89,7 +85,7 @@ def evaluate_policy(
     game: Game,
     policy0: Policy | None,
     policy1: Policy | None,
-    progress: Progress | None = None,
+    progress: Progress = silent,
 ) -> PolicyEvaluation:
     """Exact win/draw/loss probabilities (player 0's view) from the start.
 

@@ -1,8 +1,9 @@
 """Strong solutions of small deterministic games by retrograde analysis.
 
-Every position reachable from the start is enumerated (positions are ``State.key()`` values;
-repetition is a property of a path, not a position), then values are propagated backwards from
-the terminal positions in order of distance:
+The positions come from :func:`~flipgames.solvers.graph.solver_graph` (the game's compiled
+kernel's graph where it has one, else the reference engine's walk; repetition is a property
+of a path, not a position, so the graph keeps every cycle). Values are propagated backwards
+from the decided terminal positions in order of distance, in compiled code:
 
 * a position is a **win** for the player to move if some action reaches a position that is a
   win for them (remoteness: the fewest plies to the end, the winner hurrying);
@@ -16,135 +17,132 @@ This is exact for the repetition rule: a side that can force a win can force it 
 repeating a position, and a side that can avoid losing forever gets at least the draw.
 
 >>> from flipgames import make
->>> solution = solve(make("flipflop-3x3"))
->>> solution.value(make("flipflop-3x3").new_initial_state())
+>>> game = make("flipflop-3x3")
+>>> solution = solve(game)
+>>> value = solution.value(game.new_initial_state())
+>>> value.outcome, value.remoteness
 ('win', 15)
 """
 
 from __future__ import annotations
 
 import time
-from collections import deque
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from typing import Any
 
-from flipgames.core.errors import FlipgamesError
-from flipgames.core.game import Game, State
+import numpy as np
+import numpy.typing as npt
 
-WIN, DRAW, LOSS = 1, 0, -1
-WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+from flipgames.core.game import CHANCE, Game, State
+from flipgames.core.progress import Progress, silent
+from flipgames.solvers import cache
+from flipgames.solvers.graph import Locator, keying, locator_from_payload, solver_graph
+from flipgames.solvers.payload import pack_array, unpack_array
+from flipgames.solvers.solution import SolverError, Value
 
-Progress = Callable[[str], None]
+#: Bump when the results or the payload format change: old cache files are then ignored.
+VERSION = 2
 
-
-def _thaw(key: Hashable) -> Any:
-    """A position key as JSON: tuples become lists."""
-    return [_thaw(k) for k in key] if isinstance(key, tuple) else key
-
-
-def _freeze(data: Any) -> Hashable:
-    """Undo :func:`_thaw`."""
-    if isinstance(data, list):
-        return tuple(_freeze(d) for d in data)
-    if isinstance(data, int | str) and not isinstance(data, bool):
-        return data
-    raise ValueError(f"not a position key: {data!r}")
+__all__ = ["RetrogradeSolution", "SolverError", "cached_solve", "solve"]
 
 
-class SolverError(FlipgamesError, ValueError):
-    """A solver asked of a game it cannot handle, or a position it has not solved."""
+class RetrogradeSolution:
+    """Value and remoteness of every reachable position (a :class:`~.solution.Solution`)."""
 
+    def __init__(
+        self,
+        game: Game,
+        locator: Locator,
+        values: npt.NDArray[np.int8],
+        remoteness: npt.NDArray[np.int32],
+        seconds: float,
+    ) -> None:
+        self.game = game
+        self.seconds = seconds
+        self._locator = locator
+        # Player 0's value (+1, 0, -1) and the remoteness (-1 for draws) per node.
+        self._values = values
+        self._remoteness = remoteness
 
-@dataclass
-class Solution:
-    """Value (for the player to move) and remoteness of every reachable position."""
+    @property
+    def positions(self) -> int:
+        return len(self._values)
 
-    game: Game
-    values: dict[Hashable, tuple[int, int | None]]
-    seconds: float
-
-    def lookup(self, state: State) -> tuple[int, int | None]:
-        """(WIN/DRAW/LOSS for the player to move, remoteness or None for draws)."""
+    def value(self, state: State, player: int | None = None) -> Value:
+        """The value for ``player`` (default: the player to move; player 0 once over). A
+        finished position has remoteness 0."""
+        if player is None:
+            player = max(state.current_player, 0)
+        elif player not in (0, 1):
+            raise SolverError(f"player must be 0 or 1, got {player!r}")
         if state.is_terminal():
-            return self._terminal_value(state)
-        try:
-            return self.values[state.key()]
-        except KeyError:
-            raise SolverError("that position is not reachable from the start") from None
+            return Value.certain(state.returns()[player], remoteness=0)
+        node = self._locator.node(state)
+        if node is None:
+            raise SolverError("that position is not reachable from the start")
+        result = int(self._values[node])
+        remoteness = int(self._remoteness[node])
+        return Value.certain(
+            result if player == 0 else -result, None if remoteness < 0 else remoteness
+        )
 
-    def _terminal_value(self, state: State) -> tuple[int, int | None]:
-        _, value = _terminal(state)
-        return (value, 0)
-
-    def to_payload(self) -> dict[str, Any]:
-        """A JSON-native form for the disk cache (keys must be ints or nested lists)."""
-        return {
-            "seconds": self.seconds,
-            "values": [[_thaw(k), v, r] for k, (v, r) in self.values.items()],
-        }
-
-    @classmethod
-    def from_payload(cls, game: Game, payload: Any) -> Solution:
-        """Rebuild from :meth:`to_payload`; ValueError if the payload is malformed."""
-        try:
-            values = {
-                _freeze(k): (int(v), None if r is None else int(r)) for k, v, r in payload["values"]
-            }
-            seconds = float(payload["seconds"])
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"malformed retrograde solution: {exc}") from None
-        if not all(v in WORDS for v, _ in values.values()):
-            raise ValueError("malformed retrograde solution: values must be -1, 0 or 1")
-        return cls(game, values, seconds)
-
-    def value(self, state: State) -> tuple[str, int | None]:
-        """Like :meth:`lookup` with the value in words."""
-        v, rem = self.lookup(state)
-        return WORDS[v], rem
-
-    def action_values(self, state: State) -> dict[int, tuple[int, int | None]]:
-        """Per legal action: (value for the player to move at ``state``, remoteness after it
-        plus one). A move into a position repeated for the third time is a draw."""
+    def action_values(self, state: State) -> dict[int, Value]:
+        """Per legal action: its value for the player to move at ``state``, the remoteness
+        counted from ``state`` (one more than after the action). A move into a position
+        repeated for the third time is a draw."""
+        if state.current_player < 0:
+            raise SolverError("action values need a player to move; the game is over")
         player = state.current_player
-        result: dict[int, tuple[int, int | None]] = {}
+        result: dict[int, Value] = {}
         for action in state.legal_actions():
-            child = state.apply(action)
-            if child.is_terminal():
-                r = child.returns()[player]
-                result[action] = (WIN if r > 0 else LOSS if r < 0 else DRAW, 1)
-                continue
-            v, rem = self.values[child.key()]
-            if child.current_player != player:
-                v = -v
-            result[action] = (v, None if rem is None else rem + 1)
+            value = self.value(state.apply(action), player)
+            if value.remoteness is not None:
+                value = Value.certain(int(value.expected), value.remoteness + 1)
+            result[action] = value
         return result
 
     def best_actions(self, state: State) -> list[int]:
         """The actions that keep the best value: the quickest win, any draw, the slowest
         loss."""
         scored = self.action_values(state)
-        best_value = max(v for v, _ in scored.values())
-        candidates = {a: rem for a, (v, rem) in scored.items() if v == best_value}
-        if best_value == DRAW:
+        best = max(v.expected for v in scored.values())
+        candidates = {a: v.remoteness for a, v in scored.items() if v.expected == best}
+        if best == 0:
             return sorted(candidates)
-        pick = min if best_value == WIN else max
+        pick = min if best > 0 else max
         target = pick(rem for rem in candidates.values() if rem is not None)
         return sorted(a for a, rem in candidates.items() if rem == target)
 
+    def to_payload(self) -> dict[str, Any]:
+        """A JSON-native form for the disk cache."""
+        return {
+            "positions": self.positions,
+            "seconds": self.seconds,
+            "locator": self._locator.to_payload(),
+            "values": pack_array(self._values),
+            "remoteness": pack_array(self._remoteness),
+        }
 
-def _terminal(state: State) -> tuple[int, int]:
-    """(the player who would move, WIN/DRAW/LOSS for them) at a terminal state: the player who
-    did not make the last action."""
-    previous = state.parent
-    player = 1 - previous.current_player if previous is not None else 0
-    r = state.returns()[player]
-    return player, WIN if r > 0 else LOSS if r < 0 else DRAW
+    @classmethod
+    def from_payload(cls, game: Game, payload: Any) -> RetrogradeSolution:
+        """Rebuild from :meth:`to_payload`; :class:`SolverError` if the payload is malformed."""
+        try:
+            positions = int(payload["positions"])
+            seconds = float(payload["seconds"])
+            values = unpack_array(payload["values"], np.int8, positions, "values")
+            remoteness = unpack_array(payload["remoteness"], np.int32, positions, "remoteness")
+            locator = locator_from_payload(game, payload["locator"], positions)
+        except SolverError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SolverError(f"malformed retrograde solution: {exc!r}") from None
+        if positions and (values.min() < -1 or values.max() > 1):
+            raise SolverError("malformed retrograde solution: values must be -1, 0 or 1")
+        return cls(game, locator, values, remoteness, seconds)
 
 
 def solve(
-    game: Game, progress: Progress | None = None, max_positions: int | None = None
-) -> Solution:
+    game: Game, progress: Progress = silent, max_positions: int | None = None
+) -> RetrogradeSolution:
     """Solve a deterministic two-player game completely (see the module docstring).
 
     With ``max_positions``, give up with :class:`SolverError` once more positions than that
@@ -152,86 +150,32 @@ def solve(
     """
     if not game.deterministic or game.num_players != 2:
         raise SolverError(f"retrograde analysis needs a deterministic 2-player game: {game.name}")
+    from flipgames.solvers.compiled import retrograde  # numba: only when solving
+
     started = time.perf_counter()
-    say = progress or (lambda _: None)
+    solved = solver_graph(game, progress, max_positions=max_positions)
+    graph = solved.graph
+    if (graph.to_move == CHANCE).any():
+        raise SolverError(f"{game.name}: the position graph has chance nodes")
+    progress("propagating values", done=graph.nodes, total=graph.nodes)
+    values, remoteness = retrograde(
+        graph.edge_start, graph.edge_child, graph.to_move, graph.terminal_return
+    )
+    return RetrogradeSolution(
+        game, solved.locator, values, remoteness, time.perf_counter() - started
+    )
 
-    # 1. Enumerate. BFS reaches each position first along a shortest path, which never
-    # repeats a position, so no repetition draw can cut the enumeration short.
-    root = game.new_initial_state()
-    index: dict[Hashable, int] = {root.key(): 0}
-    states: list[State | None] = [root]
-    players: list[int] = []
-    parents: list[list[int]] = [[]]
-    unresolved: list[int] = []
-    values: list[int] = []
-    remoteness: list[int] = []
-    terminal: deque[int] = deque()
-    depths = [0]  # plies from the start along a shortest path, for progress reports
-    node = 0
-    while node < len(states):
-        state = states[node]
-        assert state is not None
-        states[node] = None  # drop the state object once expanded: keys are enough
-        values.append(DRAW)
-        remoteness.append(-1)
-        if state.is_terminal():
-            player, value = _terminal(state)
-            players.append(player)
-            unresolved.append(0)
-            if value != DRAW:
-                values[node] = value
-                remoteness[node] = 0
-                terminal.append(node)
-        else:
-            players.append(state.current_player)
-            actions = state.perft_actions()
-            unresolved.append(len(actions))
-            for action in actions:
-                child = state.apply_perft(action)
-                key = child.key()
-                child_index = index.get(key)
-                if child_index is None:
-                    child_index = index[key] = len(states)
-                    states.append(child)
-                    parents.append([])
-                    depths.append(depths[node] + 1)
-                parents[child_index].append(node)
-        node += 1
-        if max_positions is not None and len(states) > max_positions:
-            seconds = time.perf_counter() - started
-            raise SolverError(
-                f"{game.name} is too large to solve here: more than {max_positions:,} positions "
-                f"are reachable; every position up to ply {depths[node] - 1} was expanded "
-                f"({node:,} positions, {seconds:.0f} s)"
-            )
-        if node % 50_000 == 0:
-            say(
-                f"expanded {node:,} positions (ply {depths[node - 1]}), "
-                f"{len(states) - node:,} waiting"
-            )
-    say(f"enumerated {len(states):,} positions; propagating values")
 
-    # 2. Propagate from the decided terminals in order of remoteness.
-    queue = terminal
-    while queue:
-        decided = queue.popleft()
-        child_player = players[decided]
-        child_value = values[decided]
-        for parent in parents[decided]:
-            if remoteness[parent] >= 0:  # already decided
-                continue
-            value = child_value if players[parent] == child_player else -child_value
-            if value == WIN:
-                values[parent] = WIN
-                remoteness[parent] = remoteness[decided] + 1
-                queue.append(parent)
-            else:
-                unresolved[parent] -= 1
-                if unresolved[parent] == 0:
-                    values[parent] = LOSS
-                    remoteness[parent] = remoteness[decided] + 1
-                    queue.append(parent)
-    solved = {
-        key: (values[i], remoteness[i] if values[i] != DRAW else None) for key, i in index.items()
-    }
-    return Solution(game, solved, time.perf_counter() - started)
+def cached_solve(
+    game: Game, progress: Progress = silent, max_positions: int | None = None
+) -> RetrogradeSolution:
+    """:func:`solve` through the disk cache (keyed by the keying, see
+    :func:`~flipgames.solvers.graph.keying`)."""
+    return cache.cached(
+        f"retrograde-{keying(game)}",
+        VERSION,
+        game,
+        lambda: solve(game, progress, max_positions=max_positions),
+        RetrogradeSolution.to_payload,
+        lambda payload: RetrogradeSolution.from_payload(game, payload),
+    )

@@ -47,7 +47,6 @@ from flipgames.core.game import Game, State, sample_chance
 from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
-from flipgames.solvers.retrograde import WORDS, Solution
 from flipgames.web import schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.db import Transactions, actions, matches, seats
@@ -469,20 +468,17 @@ class MatchService:
         if state.is_terminal():
             raise ApiError(409, "game_over", f"the match is finished ({state.result()})")
         solution = self.solutions.get(game)
-        rows: list[tuple[int, str | float, int | None]] = []
-        if isinstance(solution, Solution):
-            for action, (value, rem) in sorted(solution.action_values(state).items()):
-                rows.append((action, WORDS[value], rem))
-        else:
-            # Chance games: the expected return (-1..1) for the player to move.
-            for action, expected in sorted(solution.action_values(state).items()):
-                rows.append((action, float(expected), None))
+        chance = game.has_chance
+        # Deterministic games: win, draw or loss in words; chance games: the expected return
+        # (-1..1) for the player to move.
         return schemas.Analysis(
             actions=[
                 schemas.ActionValue(
-                    action=state.action_to_string(action), value=value, remoteness=rem
+                    action=state.action_to_string(action),
+                    value=float(value) if chance or value.outcome is None else value.outcome,
+                    remoteness=value.remoteness,
                 )
-                for action, value, rem in rows
+                for action, value in sorted(solution.action_values(state).items())
             ]
         )
 

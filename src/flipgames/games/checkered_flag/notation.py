@@ -94,6 +94,16 @@ gear) or the start spins of B (e.g. '5:3')
     return Token("pair" if match["op"] == "+" else "start", (x, int(match["y"])))
 
 
+def notation_help() -> str:
+    """How to write an action, with examples (the terminal's in-game ``help``)."""
+    return (
+        "Choose a gear: 1, 2 or 3, e.g. 3. On a crash circle the turn is moving the marker:\n"
+        "C2 (from C3) or N (from C2), any case. Chance outcomes (drawn by the game): a spin\n"
+        "value such as 4, Spinner A+B in 3rd gear such as 2+5, the start spins player 1:player 2\n"
+        "such as 5:3."
+    )
+
+
 class ActionLayout:
     """The action ids of one spinner pair, with what each chance outcome means."""
 

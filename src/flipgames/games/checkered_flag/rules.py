@@ -22,15 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
-from flipgames.games.checkered_flag import heuristics, tensor
+from flipgames.games.checkered_flag import heuristics
 from flipgames.games.checkered_flag.notation import (
     C2,
     GEAR_ACTIONS,
@@ -38,6 +35,7 @@ from flipgames.games.checkered_flag.notation import (
     ActionLayout,
     N,
     Token,
+    notation_help,
     parse_token,
 )
 from flipgames.games.checkered_flag.render import CARS, render_state
@@ -47,6 +45,12 @@ from flipgames.games.checkered_flag.tracks import (
     load_spinners,
     load_track,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from flipgames.core.kernel import Kernel
 
 START: Final = 0
 CHOOSE: Final = 1
@@ -83,7 +87,7 @@ Rulebook
 Rulings and decisions (see docs/games/checkered-flag.md)
 - Start spin: one chance outcome, the ordered pair of spins with ties removed (a tie spins
   again), each pair with its exact probability given that it is not a tie. With start=first
-  player 0 starts and there is no start spin.
+  player 1 starts and there is no start spin.
 - Leaving a crash circle is a turn of its own: the only legal action is the circle the marker
   moves to, written C2 (from C3) or N (from C2).
 - A car's distance is the number of spaces it has driven; it wins when that reaches
@@ -123,7 +127,7 @@ class CheckeredFlag(Game):
             "start",
             "spin",
             choices=("spin", "first"),
-            help="spin: both spin B, higher starts (ties spin again); first: player 0 starts",
+            help="spin: both spin B, higher starts (ties spin again); first: player 1 starts",
         ),
         Option("laps", 1, minimum=1, help="laps to race; the goal is laps x track length"),
         Option(
@@ -212,11 +216,23 @@ class CheckeredFlag(Game):
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """``(2 * (track length + 7) + 5,)``: see :mod:`flipgames.games.checkered_flag.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.checkered_flag import tensor
+
         return (tensor.size(self.track.length),)
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel: every option set (tracks and spinners become tables)."""
+        from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel  # numba: lazily
+
+        return CheckeredFlagKernel(self)
 
     def new_initial_state(self) -> CheckeredFlagState:
         phase = START if self.options["start"] == "spin" else CHOOSE
         return CheckeredFlagState(self, (phase, 0, 0, 0, N, N))
+
+    def notation_help(self) -> str:
+        return notation_help()
 
     def rules_summary(self) -> str:
         track, spinners = self.track, self.spinners
@@ -401,7 +417,7 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
         kind, values = token
         if phase == START:
             if kind != "start":
-                return None, "first both players spin B, written player 0:player 1, e.g. '5:3'"
+                return None, "first both players spin B, written player 1:player 2, e.g. '5:3'"
             if values[0] == values[1]:
                 return None, "a tie is spun again, so it is never an outcome"
             return layout.start_id(*values), "Spinner B has no such face"
@@ -409,7 +425,8 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
             if kind == "circle" or (kind == "number" and 1 <= values[0] <= 3):
                 target = values[0]
             else:
-                return None, f"player {mover} chooses a gear (1, 2 or 3) before spinning"
+                name = self.game.player_names[mover]
+                return None, f"{name} chooses a gear (1, 2 or 3) before spinning"
             if gear >= C2:
                 return target, f"the marker is on {GEAR_NAMES[gear]}: one circle toward N"
             if target == N:
@@ -517,6 +534,9 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
         return {"kind": "spin", "spinner": spinner, "values": values, "spaces": sum(values)}
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.checkered_flag import tensor
+
         track = self.game.track
         return tensor.encode(
             track.length,

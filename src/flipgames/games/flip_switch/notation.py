@@ -189,6 +189,15 @@ orthogonally adjacent tiles, and a1 and c3 are not neighbours
             )
         return square
 
+    def notation_help(self) -> str:
+        """How to write an action, with examples (the terminal's in-game ``help``)."""
+        return (
+            "Flip a face-down tile: its square, e.g. b2. Switch two adjacent face-up tiles:\n"
+            f"both squares, e.g. a1-a2. With no_move=pass: pass. Squares a1 to {self.squares[-1]}"
+            ", any case.\nChance outcomes (drawn by the game) are the shape revealed: "
+            f"{', '.join(self.shapes)}."
+        )
+
     def expected(self) -> str:
         """The forms of notation, with examples, for error messages."""
         return (

@@ -25,17 +25,20 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from functools import cache
-from typing import ClassVar, Final, cast
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
-from flipgames.games.flip_switch import heuristics, tensor
+from flipgames.games.flip_switch import heuristics
 from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, action_layout
 from flipgames.games.flip_switch.render import render_state
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from flipgames.core.kernel import Kernel
 
 #: A tile square holding no revealed shape (face down).
 FACE_DOWN: Final = -1
@@ -122,7 +125,15 @@ class FlipSwitch(Game):
             choices=("draw", "pass"),
             help="a player with no legal action draws the round, or passes.",
         ),
-        Option("rounds", 1, minimum=1, maximum=99, help="rounds in the match."),
+        # The rulebook: "Winner is determined by number of rounds won", so play is a match.
+        # One round (rounds=1) is the game the solver and the perfect level study.
+        Option(
+            "rounds",
+            3,
+            minimum=1,
+            maximum=99,
+            help="rounds in the match (1: a single round, the game the solver studies).",
+        ),
         Option("size", 3, minimum=3, maximum=6, help="the board is size x size."),
         Option(
             "shapes",
@@ -172,10 +183,26 @@ class FlipSwitch(Game):
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """``(3 * shapes + 6, size, size)``: see :mod:`flipgames.games.flip_switch.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flip_switch import tensor
+
         return tensor.shape(self.layout.size, len(self.layout.shapes))
+
+    def kernel(self) -> Kernel | None:
+        """The compiled kernel of the published 3x3 game (3 shapes x 3 copies), any lines,
+        no_move and rounds. Other sizes run on this reference engine: the kernel packs a
+        position into 64 bits with 2 bits per square and 3 shapes, which they do not fit."""
+        if (self.layout.size, len(self.layout.shapes), self.copies) != (3, 3, 3):
+            return None
+        from flipgames.games.flip_switch.kernel import FlipSwitchKernel  # numba loads lazily
+
+        return FlipSwitchKernel(self)
 
     def new_initial_state(self) -> FlipSwitchState:
         return FlipSwitchState.round_start(self, results=(), reason="", parent=None, action=None)
+
+    def notation_help(self) -> str:
+        return self.layout.notation_help()
 
     def rules_summary(self) -> str:
         layout = self.layout
@@ -632,6 +659,9 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         return {"kind": "switch", "from": layout.squares[low], "to": layout.squares[high]}
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flip_switch import tensor
+
         game = self.game
         banned = () if self._last == NO_SWITCH else game.layout.pairs[self._last]
         return tensor.encode(
@@ -700,7 +730,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
 
         >>> from flipgames import make
         >>> print(make("flip-switch").new_initial_state().render())  # doctest: +ELLIPSIS
-        Flip Switch · round 1 of 1 · player 1 to move
+        Flip Switch · round 1 of 3 · player 1 to move
         ...
           3 │ ░ │ ░ │ ░ │ 3
         ...

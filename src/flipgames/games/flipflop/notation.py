@@ -7,11 +7,15 @@ A move is ``from-to`` and a capture ``fromxto`` (the canonical form this module 
 designer's long form adds the face shown before the move in front (``R``: the ``+``/rook face,
 ``B``: the ``x``/bishop face) and the face after the flip behind ``=``: ``Rb1xb3=B``.
 
-Parsing here checks only the form; whether the move is legal (and whether the faces and the
-separator fit the position) is for the state to say.
+Input is case-insensitive (``A1-A2``, ``B1XB3``, ``rb1xb3=b``); output is canonical: lower-case
+squares and separator, upper-case face letters. Parsing here checks only the form; whether the
+move is legal (and whether the faces and the separator fit the position) is for the state to
+say.
 
 >>> parse_move("Rb1xb3=B", 3)
 Move(origin=1, target=7, capture=True, face_before=0, face_after=1)
+>>> parse_move("B1XB3", 3) == parse_move("b1xb3", 3)
+True
 >>> format_move(1, 7, True, 3), format_long(1, 7, True, ROOK, 3)
 ('b1xb3', 'Rb1xb3=B')
 """
@@ -30,7 +34,9 @@ FACE_LETTERS: Final = "RB"
 FACE_NAMES: Final = ("rook", "bishop")
 
 # Explicit ASCII classes: ``\d`` would also accept other scripts' digits.
-_MOVE = re.compile(r"([RB]?)([a-z])([0-9]{1,2})([-x])([a-z])([0-9]{1,2})(?:=([RB]))?")
+_MOVE = re.compile(
+    r"([RB]?)([a-z])([0-9]{1,2})([-x])([a-z])([0-9]{1,2})(?:=([RB]))?", re.IGNORECASE | re.ASCII
+)
 
 
 class Move(NamedTuple):
@@ -63,16 +69,16 @@ def _expected(size: int) -> str:
 
 
 def parse_square(text: str, size: int) -> int:
-    """The number of the square named ``text``; :class:`NotationError` if there is none.
+    """The number of the square named ``text`` (any case); :class:`NotationError` if none.
 
-    >>> parse_square("c2", 5)
-    7
+    >>> parse_square("c2", 5), parse_square("C2", 5)
+    (7, 7)
     >>> parse_square("d1", 3)
     Traceback (most recent call last):
     ...
     flipgames.core.errors.NotationError: no square 'd1' on the 3x3 board: squares run a1 to c3
     """
-    match = re.fullmatch(r"([a-z])([0-9]{1,2})", text)
+    match = re.fullmatch(r"([a-z])([0-9]{1,2})", text.lower())
     if match is not None:
         file = ord(match[1]) - ord("a")
         rank = int(match[2]) - 1
@@ -110,9 +116,21 @@ def parse_move(text: str, size: int) -> Move:
     return Move(
         origin,
         target,
-        sep == "x",
-        FACE_LETTERS.index(before) if before else None,
-        FACE_LETTERS.index(after) if after else None,
+        sep.lower() == "x",
+        FACE_LETTERS.index(before.upper()) if before else None,
+        FACE_LETTERS.index(after.upper()) if after else None,
+    )
+
+
+def notation_help(size: int) -> str:
+    """How to write a move, with examples (the terminal's in-game ``help``)."""
+    mid = chr(ord("a") + size // 2)
+    return (
+        f"Write a move as from-to, e.g. a1-a2, and a capture as fromxto, e.g. {mid}1x{mid}3;\n"
+        f"squares a1 to {square_name(size * size - 1, size)}, file letter then rank, in any "
+        "case.\n"
+        f"The designer's long form R{mid}1x{mid}3=B is accepted too: the face shown before "
+        "the move\n(R = + rook face, B = x bishop face), then = and the face after the flip."
     )
 
 

@@ -26,12 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-import numpy as np
-import numpy.typing as npt
-
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
-from flipgames.games.flipflop import heuristics, tensor
+from flipgames.games.flipflop import heuristics
 from flipgames.games.flipflop.notation import (
     BISHOP,
     FACE_LETTERS,
@@ -39,12 +36,16 @@ from flipgames.games.flipflop.notation import (
     ROOK,
     format_long,
     format_move,
+    notation_help,
     parse_move,
     square_name,
 )
 from flipgames.games.flipflop.render import draw_board
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 WHITE: Final = 0
@@ -158,6 +159,9 @@ class FlipFlop(Game):
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """``(8, N, N)``: see :mod:`flipgames.games.flipflop.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipflop import tensor
+
         return tensor.shape(self.board.size)
 
     @property
@@ -185,6 +189,9 @@ class FlipFlop(Game):
         from flipgames.games.flipflop.kernel import kernel_for_game
 
         return kernel_for_game(self)
+
+    def notation_help(self) -> str:
+        return notation_help(self.board.size)
 
 
 class FlipFlop3x3(FlipFlop):
@@ -549,6 +556,9 @@ class FlipFlopState(State):
         }
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipflop import tensor
+
         return tensor.encode(
             self._board.size,
             (self._white, self._black),

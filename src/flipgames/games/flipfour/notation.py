@@ -132,6 +132,15 @@ def action_text(action: int) -> str:
     return f"{SQUARE_NAMES[frm]}-{SQUARE_NAMES[to]}"
 
 
+def notation_help() -> str:
+    """How to write an action, with examples (the terminal's in-game ``help``)."""
+    return (
+        "Drop a piece from your hand with a face up: R@c3 (R = + rook face) or B@c3\n"
+        "(B = x bishop face). Move a piece on the board: from-to, e.g. c3-e5 (it flips as it\n"
+        "moves). Squares a1 to e5, file letter then rank; letters in any case."
+    )
+
+
 def _square(text: str) -> int:
     return SQUARE_INDEX[text.lower()]
 

@@ -1,8 +1,9 @@
 """The FlipFour board as Unicode text for terminals.
 
 White's pieces are capitals, Black's small letters; the letter is the face showing: ``R``
-rook face (``+``, moves orthogonally), ``B`` bishop face (``x``, moves diagonally). Rank 1 is
-at the bottom; a winning four is bracketed.
+rook face (moves orthogonally), ``B`` bishop face (moves diagonally), the same letters the
+notation uses (``R@c3``, in any case). Rank 1 is at the bottom; a winning four is bracketed.
+The legend under the board says exactly that.
 
 >>> from flipgames import make
 >>> state = make("flipfour").new_initial_state()
@@ -24,7 +25,8 @@ FlipFour · White to move
   └───┴───┴───┴───┴───┘
     a   b   c   d   e
 In hand: White 1, Black 1
-R/B White, r/b Black, showing the rook (+) or bishop (x) face
+R rook face up (moves orthogonally), B bishop face up (moves diagonally);
+White's pieces in capitals (R, B), Black's in small letters (r, b); [ ] a winning four
 """
 
 from __future__ import annotations
@@ -37,7 +39,10 @@ if TYPE_CHECKING:
     from flipgames.games.flipfour.rules import FlipFourState
 
 _FILE_LABELS = "    " + "   ".join(FILES)
-_LEGEND = "R/B White, r/b Black, showing the rook (+) or bishop (x) face"
+_LEGEND = (
+    "R rook face up (moves orthogonally), B bishop face up (moves diagonally);\n"
+    "White's pieces in capitals (R, B), Black's in small letters (r, b); [ ] a winning four"
+)
 
 
 def _cell(state: FlipFourState, square: int, winning: tuple[int, ...]) -> str:

@@ -27,12 +27,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, cast
 
-import numpy as np
-import numpy.typing as npt
-
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
-from flipgames.games.flipfour import heuristics, tensor
+from flipgames.games.flipfour import heuristics
 from flipgames.games.flipfour.board import (
     ALL_SQUARES,
     BISHOP,
@@ -54,11 +51,15 @@ from flipgames.games.flipfour.notation import (
     Drop,
     Move,
     action_text,
+    notation_help,
     parse_text,
 )
 from flipgames.games.flipfour.render import render_state
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 PIECES_IN_HAND: Final = 4
@@ -123,10 +124,16 @@ class FlipFour(Game):
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """``(8, 5, 5)``: see :mod:`flipgames.games.flipfour.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipfour import tensor
+
         return tensor.SHAPE
 
     def new_initial_state(self) -> FlipFourState:
         return FlipFourState(self)
+
+    def notation_help(self) -> str:
+        return notation_help()
 
     def rules_summary(self) -> str:
         return RULES
@@ -487,6 +494,9 @@ class FlipFourState(State):
         }
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipfour import tensor
+
         return tensor.encode(
             (self._white, self._black),
             self._bishops,

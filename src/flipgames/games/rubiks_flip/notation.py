@@ -92,6 +92,20 @@ class ParsedTurn(NamedTuple):
     letter: str
 
 
+def notation_help(flap: bool) -> str:
+    """How to write a turn, with examples (the terminal's in-game ``help``)."""
+    flip = (
+        "b2-b3/c3W (flap the tile on b2 over onto b3, then place)"
+        if flap
+        else "b2/c3W (flip the tile on b2, then place)"
+    )
+    return (
+        f"One turn: [flip/]SQUARE+COLOUR. Place only: c3R. Flip first:\n{flip}.\n"
+        "Colour letters: R or B for the first player, Y or W for the second. Squares a1 to d4,\n"
+        "file letter then rank; letters in any case."
+    )
+
+
 def square_name(square: int) -> str:
     """``a1`` for 0 up to ``d4`` for 15."""
     return SQUARE_NAMES[square]

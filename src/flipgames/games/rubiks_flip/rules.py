@@ -23,15 +23,12 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Mapping
-from typing import Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
-from flipgames.games.rubiks_flip import heuristics, tensor
+from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.notation import (
     COLOUR_LETTERS,
     FLAP_TARGET,
@@ -49,10 +46,15 @@ from flipgames.games.rubiks_flip.notation import (
     format_action,
     format_flip,
     inplace_part,
+    notation_help,
     parse_square,
     parse_turn,
 )
 from flipgames.games.rubiks_flip.render import render_state
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 TILES_PER_PLAYER: Final = 8
 FULL: Final = (1 << NUM_SQUARES) - 1
@@ -188,10 +190,16 @@ class RubiksFlip(Game):
     @property
     def observation_tensor_shape(self) -> tuple[int, ...]:
         """``(8, 4, 4)``: see :mod:`flipgames.games.rubiks_flip.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.rubiks_flip import tensor
+
         return tensor.SHAPE
 
     def new_initial_state(self) -> RubiksFlipState:
         return RubiksFlipState(self)
+
+    def notation_help(self) -> str:
+        return notation_help(self.flap)
 
     def rules_summary(self) -> str:
         lines = [
@@ -565,6 +573,9 @@ class RubiksFlipState(State):
         }
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.rubiks_flip import tensor
+
         return tensor.encode(
             self._tiles,
             self._faces,
