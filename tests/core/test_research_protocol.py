@@ -51,10 +51,9 @@ def test_game_lengths_are_bounds_or_declared_caps():
     assert not make("rubiks-flip").game_length_capped
     for name in ("flipflop", "flipflop-3x3", "flipfour", "flip-switch", "checkered-flag"):
         assert make(name).game_length_capped, name
-    assert make("flip-switch", rounds=3).max_game_length == 3 * make("flip-switch").max_game_length
-    assert (
-        make("checkered-flag", laps=2).max_game_length == 2 * make("checkered-flag").max_game_length
-    )
+    one_round, one_lap = make("flip-switch", rounds=1), make("checkered-flag", laps=1)
+    assert make("flip-switch", rounds=3).max_game_length == 3 * one_round.max_game_length
+    assert make("checkered-flag", laps=2).max_game_length == 2 * one_lap.max_game_length
 
 
 @pytest.mark.parametrize("name", [n for n in game_names() if make(n).game_length_capped])

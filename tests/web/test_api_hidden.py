@@ -130,11 +130,11 @@ def test_every_view_of_a_whole_game_shows_only_flipped_tiles(client: TestClient)
         mover = tokens[view["current_player"]]
         legal = client.get(f"/api/matches/{match_id}", params={"token": mover}).json()["legal"]
         action = rng.choice(legal)
-        round_number = view["observation"]["round"]
+        round_number = view["observation"]["board"]["round"]
         view = client.post(
             f"/api/matches/{match_id}/actions", json={"token": mover, "action": action}
         ).json()
-        if view["observation"]["round"] != round_number:
+        if view["observation"]["board"]["round"] != round_number:
             flipped = set()  # the default game is a match: each round starts face down
         elif "-" not in action:  # a flip (a switch is written a1-a2)
             flipped.add(action)
