@@ -35,7 +35,9 @@ def solution() -> Solution:
 
 def test_levels_per_game() -> None:
     assert levels_for(make("flipflop-3x3")) == ["easy", "medium", "hard", "perfect"]
-    for name in ("flipflop", "rubiks-flip"):
+    # Rubik's Flip: exact search where it answers in time, else hard (agents.proof).
+    assert levels_for(make("rubiks-flip")) == ["easy", "medium", "hard", "perfect"]
+    for name in ("flipflop", "flipfour"):
         assert levels_for(make(name)) == ["easy", "medium", "hard"]
     # A match of several rounds is not what the solver solves.
     assert "perfect" not in levels_for(make("flip-switch", rounds=3))

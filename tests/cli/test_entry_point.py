@@ -106,6 +106,11 @@ def test_unbounded_requests_are_refused_with_an_estimate(
     assert_one_line_error(flipgames(*argv), 1, *words)
 
 
+def test_a_solve_budget_beyond_memory_is_refused(flipgames: Run) -> None:
+    done = flipgames("solve", "rubiks-flip", "--max-positions", "99999999999999999999")
+    assert_one_line_error(done, 1, "--max-positions", "GB of memory", "--force")
+
+
 def test_a_request_within_the_limit_runs_without_force(flipgames: Run) -> None:
     done = flipgames("analyze", "flipflop", "--depth", "2", "--json")
     assert done.code == 0

@@ -70,7 +70,8 @@ def test_python_mode_measures_the_reference_alone() -> None:
 
 def test_bad_arguments_get_one_line_errors() -> None:
     for args, message in [
-        (("--seconds", "0"), "flipgames: error: --seconds must be a positive number, got 0.0"),
+        (("--seconds", "0"), "flipgames: error: --seconds must be a positive number up to 600"),
+        (("--seconds", "inf"), "flipgames: error: --seconds must be a positive number up to 600"),
         (("--game", "chess"), "flipgames: error: unknown game 'chess'"),
     ]:
         done = flipgames("bench", *args)

@@ -32,8 +32,14 @@ OPTION_SETS: list[dict[str, Any]] = [
 ]
 
 
+def one_round(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with one round unless they name a round count (the default plays three;
+    the graph and most checks here study one round, as the solver does)."""
+    return {"rounds": 1, **options}
+
+
 def kernel_of(options: dict[str, Any]) -> FlipSwitchKernel:
-    kernel = make("flip-switch", **options).kernel()
+    kernel = make("flip-switch", **one_round(options)).kernel()
     assert isinstance(kernel, FlipSwitchKernel)
     return kernel
 
@@ -55,7 +61,7 @@ def kernel_choices(kernel: FlipSwitchKernel, state: FlipSwitchState) -> dict[int
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(map(str, o.values())))
 def test_kernel_games_replay_identically_on_the_reference(options: dict[str, Any]) -> None:
     kernel = kernel_of(options)
-    game = make("flip-switch", **options)
+    game = make("flip-switch", **one_round(options))
     games = 1_000
     batch, record = kernel.traced_playouts(games, seed=11, max_plies=200)
     rounds_ended = capped = 0
@@ -103,7 +109,7 @@ def test_the_kernels_drawn_games_are_the_references() -> None:
     kernel games are played and every drawn one is replayed: each is a draw on the reference
     too, for the same reason the kernel saw (the third occurrence of a position)."""
     options = {"lines": "edges"}
-    game = make("flip-switch", **options)
+    game = make("flip-switch", **one_round(options))
     batch, record = kernel_of(options).traced_playouts(20_000, seed=4)
     drawn = [g for g in range(20_000) if batch.returns[g] == 0 and batch.lengths[g] < 200]
     reasons = set()
@@ -131,7 +137,7 @@ def test_playouts_are_seeded_and_chance_is_fair() -> None:
 def test_perft_is_refused_for_a_chance_game() -> None:
     kernel = kernel_of({})
     with pytest.raises(ValueError, match="deterministic"):
-        kernel.perft(make("flip-switch").new_initial_state(), 2)
+        kernel.perft(make("flip-switch", rounds=1).new_initial_state(), 2)
 
 
 def test_other_sizes_run_on_the_reference() -> None:
@@ -181,7 +187,7 @@ def test_the_graph_matches_the_reference_enumeration(options: dict[str, Any]) ->
     kernel's folded graph and the reference engine's walk keyed by the kernel's encoding hold
     the same positions, players,
     results and transition probabilities."""
-    game = make("flip-switch", **options)
+    game = make("flip-switch", **one_round(options))
     kernel = kernel_of(options)
     rng = random.Random(str(options))
     for face_down in (1, 1):
@@ -195,7 +201,7 @@ def test_the_graph_matches_the_reference_enumeration(options: dict[str, Any]) ->
 
 def test_folding_merges_symmetric_positions() -> None:
     """The 8 board symmetries and 6 shape relabellings of a position share one key."""
-    game = make("flip-switch")
+    game = make("flip-switch", rounds=1)
     kernel = kernel_of({})
     state = game.state_from_actions(["a1", "heart", "b1", "star", "c3", "heart"])
     mirrored = game.state_from_actions(["c1", "square", "b1", "heart", "a3", "square"])

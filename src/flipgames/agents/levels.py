@@ -4,9 +4,10 @@ Every game has ``easy``, ``medium`` and ``hard``; ``perfect`` exists only where 
 solved the game: FlipFlop 3x3 by retrograde analysis, one-round Flip Switch on 3x3 and
 Checkered Flag by the stochastic solver (seconds on the compiled kernels; solutions are cached
 on disk and loaded once per process). Flip Switch's default, a match of 3 rounds, has no
-perfect level. ``random`` is accepted too, as the baseline
-below every level. What each level is for each game, and the arena results
-that show the levels are ordered, are in ``docs/ai.md``.
+perfect level. Rubik's Flip's ``perfect`` is exact wherever the kernel's proof search answers
+within its budget (agents.proof), else ``hard``. ``random`` is accepted too, as the baseline
+below every level. What each level is for each game, and the arena results that show the
+levels are ordered, are in ``docs/ai.md``.
 
 Budgets are iteration and node counts, not seconds, so a seeded game is reproducible on any
 machine; they were tuned so a move takes well under a second at easy and medium and about a
@@ -39,6 +40,7 @@ from typing import Final
 from flipgames.agents.base import Agent, RandomAgent
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.perfect import PerfectAgent
+from flipgames.agents.proof import MAX_NODES, ProofAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
@@ -93,6 +95,9 @@ def _level(spec: LevelSpec, chance: bool) -> Level:
 
 # A game with no manifest (one not registered yet, still being written) gets MCTS levels.
 _FALLBACK: Final = {"easy": mcts(100), "medium": mcts(1_000), "hard": mcts(10_000)}
+#: Games too big to solve by enumeration whose ``perfect`` level is the kernel's exact search
+#: where it answers within its budget, else ``hard`` (agents.proof).
+_PROVED_BY_SEARCH: Final = frozenset({"rubiks-flip"})
 
 
 def _levels(game: Game) -> dict[str, Level]:
@@ -103,7 +108,8 @@ def _levels(game: Game) -> dict[str, Level]:
 
 def levels_for(game: Game) -> list[str]:
     """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
-    return list(LEVELS) if is_solved(game) else list(LEVELS[:-1])
+    perfect = is_solved(game) or game.name in _PROVED_BY_SEARCH
+    return list(LEVELS) if perfect else list(LEVELS[:-1])
 
 
 def describe_level(game: Game, level: str) -> str:
@@ -116,6 +122,11 @@ def describe_level(game: Game, level: str) -> str:
     _check_level(game, level)
     if level == "random":
         return "a uniformly random legal action"
+    if level == "perfect" and not is_solved(game):
+        return (
+            f"exact alpha-beta search (the cached proof at the first turn) wherever it answers "
+            f"within {MAX_NODES:,} nodes (about 1.5 s), else hard"
+        )
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
@@ -135,6 +146,8 @@ def make_level_agent(
     _check_level(game, level)
     if level == "random":
         return RandomAgent(rng)
+    if level == "perfect" and not is_solved(game):
+        return ProofAgent(rng, game, _levels(game)["hard"].build(rng))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
     return _levels(game)[level].build(rng)

@@ -11,12 +11,12 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.cli.estimates import check_search, solve_cost
+from flipgames.cli.estimates import check_budget, check_search, solve_cost
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.progress import Progress
-from flipgames.solvers import catalog
+from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.solution import SolverError
 
 #: ``analyze --depth`` when none is given (games without an exact solution).
@@ -46,6 +46,29 @@ def _warn_first_solve(game: Game) -> None:
 
 def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+#: A proof's values (+1, 0, -1 for the player to move) in words.
+_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def prove_report(game: Game, memory: str | None, progress: Progress) -> dict[str, Any]:
+    """Prove ``game``'s value by alpha-beta on its kernel (cached) and describe it."""
+    started = time.perf_counter()
+    budget = None if memory is None else alphabeta.parse_memory(memory)
+    proof = alphabeta.cached_prove(game, budget, progress)
+    return {
+        "game": game.name,
+        "options": dict(game.options),
+        "solver": "alphabeta",
+        "value": _WORDS[proof.value],
+        "first_turns": {turn: _WORDS[value] for turn, value in proof.first_turns.items()},
+        "nodes": proof.nodes,
+        "symmetries": proof.symmetries,
+        "table_bytes": proof.table_bytes,
+        "seconds": proof.seconds,
+        "wall_seconds": round(time.perf_counter() - started, 3),
+    }
 
 
 def solve_report(game: Game, max_positions: int, progress: Progress) -> dict[str, Any]:
@@ -105,10 +128,34 @@ def policy_table(game: Game, progress: Progress) -> list[dict[str, Any]]:
     return rows
 
 
+def _print_proof(game: Game, report: dict[str, Any]) -> None:
+    print(" ".join([game.title, *(f"{k}={v}" for k, v in game.options.items())]))
+    verdict = {"win": "wins", "loss": "loses", "draw": "draws"}[report["value"]]
+    print(f"  {game.player_names[0]}, to move first, {verdict} with perfect play")
+    for word, verb in (("win", "win"), ("draw", "draw"), ("loss", "lose")):
+        turns = [turn for turn, value in report["first_turns"].items() if value == word]
+        if turns:
+            print(f"  first turns that {verb} ({len(turns)}): {' '.join(turns)}")
+    print(
+        f"  {report['nodes']:,} nodes ({report['symmetries']} symmetries folded, "
+        f"{report['table_bytes'] / 2**30:g} GiB table), solved in {report['seconds']:.1f} s"
+    )
+
+
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     quiet = args.quiet or args.json
+    if game.deterministic:
+        check_budget(args.max_positions, args.force)
     _one_round_note(game, quiet)
     _warn_first_solve(game)
+    if game.deterministic and not catalog.is_solved(game) and alphabeta.is_provable(game):
+        with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
+            proof = prove_report(game, args.memory, progress)
+        if args.json:
+            print(json.dumps(proof))
+        else:
+            _print_proof(game, proof)
+        return 0
     try:
         with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
             report = solve_report(game, args.max_positions, progress)

@@ -14,6 +14,7 @@ a factor of a few at worst, which is enough to tell a minute from a century.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from dataclasses import dataclass
@@ -136,6 +137,26 @@ def check_search(state: State, depth: int, seed: int, force: bool) -> Estimate |
         if result.depth < d:
             return None  # proven before this depth: a deeper search stops just as early
     return None
+
+
+#: Memory of the retrograde solver per position enumerated, from the catalog's default budget
+#: (3,000,000 positions take about 2-3 GB).
+BYTES_PER_POSITION = 1_000
+
+
+def check_budget(max_positions: int, force: bool) -> None:
+    """Refuse (:class:`TooLongError`) a retrograde position budget that this machine's memory
+    could not hold, unless ``force``: such a solve would run until the memory runs out."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    fits = memory // BYTES_PER_POSITION
+    if max_positions > fits and not force:
+        needed = max_positions * BYTES_PER_POSITION / 1e9
+        raise TooLongError(
+            f"--max-positions {max_positions:,} needs about {needed:,.0f} GB of memory (about "
+            f"{BYTES_PER_POSITION:,} bytes a position) and this machine has "
+            f"{memory / 1e9:.0f} GB, room for about {fits:,} positions; choose a smaller budget, "
+            "or add --force to try anyway"
+        )
 
 
 def solve_cost(game: Game) -> str | None:

@@ -303,9 +303,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up a deterministic solve beyond this many positions (default %(default)s)",
     )
     p.add_argument(
+        "--memory",
+        help="transposition table size of a proof search (Rubik's Flip), e.g. 4G "
+        "(default 2G; the result does not depend on it)",
+    )
+    p.add_argument(
         "--policies",
         action="store_true",
         help="also evaluate the fixed gear policies (always 1st, up to 2nd, up to 3rd)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="accept a --max-positions budget larger than this machine's memory holds",
     )
     p.set_defaults(run=lambda a: cmd_solve(a, _game(a, single_round=True)))
 

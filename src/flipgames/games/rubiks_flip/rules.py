@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
+
 TILES_PER_PLAYER: Final = 8
 FULL: Final = (1 << NUM_SQUARES) - 1
 # Masks that drop bits shifted across the board edge (a shift east must not wrap d -> a).
@@ -200,6 +202,12 @@ class RubiksFlip(Game):
 
     def notation_help(self) -> str:
         return notation_help(self.flap)
+
+    def kernel(self) -> RubiksFlipKernel:
+        # Imported here so that numba loads only when a kernel is first asked for.
+        from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
+
+        return RubiksFlipKernel(self)
 
     def rules_summary(self) -> str:
         lines = [
