@@ -92,7 +92,7 @@ def test_rubiks_flip_values_locked_tiles() -> None:
 def test_flip_switch_prefers_a_credited_shape() -> None:
     game = make("flip-switch")
     scored = game.state_from_actions(["a1", "heart", "b1", "heart", "c1", "heart"])
-    assert scored.observation(0)["credited"] == [["heart"], []]
+    assert scored.observation(0)["board"]["credited"] == [["heart"], []]
     assert scored.evaluate(0) > 0.5
     assert scored.evaluate(0) > game.new_initial_state().evaluate(0)
 

@@ -30,7 +30,7 @@ def test_flipflop_3x3_against_the_ai_to_the_end(page: Any, arcade: str) -> None:
         state = match(arcade, match_id)
         if state["status"] == "playing":
             # The board shows exactly the server's pieces, faces included.
-            expected = {sq: p["face"] for sq, p in state["observation"]["pieces"].items()}
+            expected = {sq: p["face"] for sq, p in state["observation"]["board"]["pieces"].items()}
             assert piece_squares(page) == expected
             assert square in state["history"][-2] or square in state["history"][-1]
     final = match(arcade, match_id)

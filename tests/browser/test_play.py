@@ -100,7 +100,7 @@ def test_flip_switch_finished_by_mouse_with_switches(page: Any, arcade: str) -> 
     # Turns alternate within a round; each chance outcome sits in its flip's turn.
     assert titles[:4] == [names[0], names[1], names[0], names[1]]
     assert set(titles) == set(names)
-    scoring = final["observation"]["scoring"]
+    scoring = final["observation"]["board"]["scoring"]
     assert page.locator(".scoring-line").count() == len(scoring)
     lines = page.locator("#result-lines li").all_inner_texts()
     assert len(lines) == len(scoring)
@@ -120,11 +120,11 @@ def test_checkered_flag_announces_crashes_and_explains_its_move_list(
     for _ in range(300):
         if page.locator("#result").is_visible():
             break
-        gears = [c["gear"] for c in match(arcade, match_id)["observation"]["cars"]]
+        gears = [c["gear"] for c in match(arcade, match_id)["observation"]["board"]["cars"]]
         buttons = page.locator(".gear-button")
         buttons.nth(buttons.count() - 1).click()  # the highest gear on offer
         page.wait_for_function(MY_TURN_OR_OVER)
-        now = match(arcade, match_id)["observation"]["cars"]
+        now = match(arcade, match_id)["observation"]["board"]["cars"]
         for player, car in enumerate(now):
             if gears[player] in ("1", "2", "3") and car["gear"] in ("C2", "C3"):
                 crashes += 1

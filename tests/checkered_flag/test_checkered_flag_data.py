@@ -58,7 +58,7 @@ def test_custom_track_file_loads_and_counts_from_its_start_space(tmp_path: Path)
     assert game.goal == 20
     # 1st gear, spin 3 from space 5: space 8. Player 1 too; then 2nd gear, 1 to crash space 9.
     state = replay(game, "1 3 1 3 2 1")
-    assert [car["space"] for car in state.observation(None)["cars"]] == [9, 8]
+    assert [car["space"] for car in state.observation(None)["board"]["cars"]] == [9, 8]
     assert state.distances == (4, 3) and state.gears == ("C2", "1")
 
 
@@ -186,9 +186,12 @@ def test_observation_is_json_and_complete() -> None:
     state = make("checkered-flag").state_from_actions(["2:5", "1"])
     obs = state.observation(0)
     json.dumps(obs)
-    assert obs["phase"] == "spin" and obs["to_move"] == 1 and obs["spinner"] == "Spinner A"
+    board = obs["board"]
+    assert board["phase"] == "spin" and board["mover"] == 1 and board["spinner"] == "Spinner A"
+    assert obs["to_move"] is None and obs["status"] == "chance"
     assert obs["legal"] == ["1", "2", "3"]
-    assert obs["track"]["no_passing"][:3] == [7, 8, 9]
+    assert board["track"]["no_passing"][:3] == [7, 8, 9]
+    assert board["spinners"] == {"A": [1, 2, 3], "B": [1, 2, 3, 4, 5, 6]}
     assert {k: v for k, v in state.observation(None).items() if k != "viewer"} == {
         k: v for k, v in obs.items() if k != "viewer"
     }

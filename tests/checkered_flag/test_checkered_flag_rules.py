@@ -47,7 +47,7 @@ def test_setup_both_cars_on_start_line_with_markers_in_neutral() -> None:
     state = play(start="first")
     assert state.distances == (0, 0)
     assert state.gears == ("N", "N")
-    assert state.observation(None)["cars"][1]["space"] == 0
+    assert state.observation(None)["board"]["cars"][1]["space"] == 0
 
 
 def test_start_spin_outcomes_are_ordered_non_tie_pairs_with_exact_probabilities() -> None:
@@ -215,7 +215,7 @@ def test_lapped_car_on_a_no_passing_space_blocks_the_leader() -> None:
     # Player 0 laps to distance 18 (space 2); player 1 stands on no-passing space 5.
     state = play("1 3 1 1 2 6 1 3 3 3+6 1 1 3 1+3", start="first", track="short", laps=2)
     assert state.distances == (20, 5)
-    assert state.observation(None)["cars"][0]["space"] == 4
+    assert state.observation(None)["board"]["cars"][0]["space"] == 4
 
 
 def test_finish_line_is_no_exception_to_no_passing(tmp_path: Path) -> None:
@@ -324,7 +324,7 @@ def test_laps_option_races_more_laps() -> None:
     """Option laps=2: to make the game longer, race more laps (goal 2 x 16 here)."""
     state = play("1 3 1 1 2 6 1 1 3 3+6", start="first", track="short", laps=2)
     assert not state.is_terminal()
-    assert state.observation(None)["cars"][0]["lap"] == 2
+    assert state.observation(None)["board"]["cars"][0]["lap"] == 2
     won = play("1 3 1 1 2 6 1 1 3 3+6 1 1 3 2+6 1 1 3 3+6", start="first", track="short", laps=2)
     assert won.distances[0] == 35 and won.result() == "1-0"
 

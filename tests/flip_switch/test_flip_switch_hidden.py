@@ -29,6 +29,9 @@ def views(state: State) -> tuple[object, ...]:
         state.key(),
         state.render(),
         state.legal_actions(),
+        state.legal_actions_info(),
+        [state.observation_tensor(p).tobytes() for p in (0, 1)],
+        state.legal_action_mask().tobytes(),
         pickle.dumps(state),
     )
 
@@ -45,6 +48,23 @@ def random_game(seed: int, actions: list[int] | None = None) -> list[State]:
         state = state.apply(random_action(state, rng))
         states.append(state)
     return states
+
+
+def test_a_face_down_tile_is_one_tensor_plane_and_never_a_shape() -> None:
+    """In the observation tensor a face-down square is marked in plane 0 only: every shape
+    plane is empty there, at chance nodes (the flip being revealed) as elsewhere."""
+    shapes = len(make("flip-switch").layout.shapes)
+    for state in random_game(5):
+        grid = state.observation(None)["board"]["grid"]
+        for player in (0, 1):
+            planes = state.observation_tensor(player)
+            for rank, row in enumerate(grid):
+                for file, shape in enumerate(row):
+                    shown = planes[1 : 1 + shapes, rank, file]
+                    if shape is None:
+                        assert planes[0, rank, file] == 1 and not shown.any()
+                    else:
+                        assert planes[0, rank, file] == 0 and shown.sum() == 1
 
 
 def test_two_random_futures_look_identical_up_to_the_divergence_point() -> None:
@@ -65,7 +85,7 @@ def test_observation_shows_face_down_squares_as_null(play: Play) -> None:
     """Observations carry no value for a face-down square, for players and spectators."""
     state = play("a1 heart b2 star c3")
     for viewer in (0, 1, None):
-        board = state.observation(viewer)["board"]
+        board = state.observation(viewer)["board"]["grid"]
         assert board == [["heart", None, None], [None, "star", None], [None, None, None]]
 
 
@@ -78,7 +98,7 @@ def test_state_json_after_a_flip_decision_does_not_contain_the_outcome(play: Pla
         "options": dict(node.game.options),
         "actions": ["a1", "heart", "b2"],
     }
-    assert node.observation(None)["board"][1][1] is None
+    assert node.observation(None)["board"]["grid"][1][1] is None
     before = views(node)
     children = [node.apply(outcome) for outcome in node.legal_actions()]
     assert len({str(views(child)) for child in children}) == 3
@@ -89,10 +109,10 @@ def test_every_state_holds_only_tiles_that_were_revealed() -> None:
     """The board shows exactly as many shapes as chance outcomes were applied this round."""
     revealed, round_number = 0, 1
     for state in random_game(3):
-        obs = state.observation(None)
+        obs = state.observation(None)["board"]
         if obs["round"] != round_number:
             revealed, round_number = 0, obs["round"]
-        shown = sum(cell is not None for row in obs["board"] for cell in row)
+        shown = sum(cell is not None for row in obs["grid"] for cell in row)
         assert shown == revealed
         if state.is_chance_node():
             revealed += 1

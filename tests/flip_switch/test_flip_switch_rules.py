@@ -50,8 +50,8 @@ def switches(state: FlipSwitchState) -> set[str]:
 def test_setup_nine_tiles_three_per_shape_all_face_down(play: Play) -> None:
     """Setup: 9 tiles, 3 each of heart, square, star, face down on 3x3; nothing is revealed."""
     state = play("")
-    obs = state.observation(None)
-    assert obs["board"] == [[None] * 3] * 3
+    obs = state.observation(None)["board"]
+    assert obs["grid"] == [[None] * 3] * 3
     assert obs["unrevealed"] == {"heart": 3, "square": 3, "star": 3}
     assert state.current_player == 0
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
@@ -66,9 +66,9 @@ def test_flip_is_the_players_choice_of_square_then_chance_reveals_the_shape(play
     """Hidden tiles: a flip is a player action followed by a chance outcome (the shape)."""
     state = play("b2")
     assert state.current_player == CHANCE
-    assert state.observation(None)["flipping"] == {"square": "b2", "player": 0}
+    assert state.observation(None)["board"]["flipping"] == {"square": "b2", "player": 0}
     state = play("b2 star")
-    assert state.observation(None)["board"][1] == [None, "star", None]
+    assert state.observation(None)["board"]["grid"][1] == [None, "star", None]
     assert state.current_player == 1
 
 
@@ -102,7 +102,7 @@ def test_flip_only_a_face_down_tile(play: Play) -> None:
 def test_switch_only_orthogonally_adjacent_tiles(play: Play) -> None:
     """Switch two adjacent tiles, 'directly next to each other, not diagonally'."""
     state = play(FULL_NO_LINE)
-    board = state.observation(None)["board"]
+    board = state.observation(None)["board"]["grid"]
     expected = set()
     for i, j in orthogonal_pairs(3):
         if board[i // 3][i % 3] != board[j // 3][j % 3]:
@@ -135,7 +135,7 @@ def test_switch_not_two_nullified_shapes(play: Play) -> None:
     # Player 1 nullifies hearts (rank 1), player 2 stars (rank 3); player 1 then moves a heart
     # next to a star.
     state = play("a1 heart a3 star b1 heart b3 star c1 heart c3 star a2 square c2 square a1-a2")
-    assert state.observation(None)["nullified"] == {"heart": 0, "star": 1}
+    assert state.observation(None)["board"]["nullified"] == {"heart": 0, "star": 1}
     with pytest.raises(IllegalActionError, match="heart and star are both nullified"):
         state.parse_action("a2-a3")
 
@@ -143,15 +143,15 @@ def test_switch_not_two_nullified_shapes(play: Play) -> None:
 def test_nullified_shape_may_switch_with_a_shape_not_nullified(play: Play) -> None:
     """FAQ: you can switch a nullified shape as long as the other is not nullified."""
     state = play("a1 heart a2 square b1 heart c3 star c1 heart")
-    assert state.observation(None)["nullified"] == {"heart": 0}
+    assert state.observation(None)["board"]["nullified"] == {"heart": 0}
     after = state.apply(state.parse_action("a1-a2"))
-    assert after.observation(None)["board"][0][0] == "square"
+    assert after.observation(None)["board"]["grid"][0][0] == "square"
 
 
 def test_switch_not_the_exact_switch_the_opponent_just_made(play: Play) -> None:
     """A player may not make the same position switch that the previous player made."""
     state = play(FULL_NO_LINE + " a1-b1")
-    assert state.observation(0)["banned_switch"] == "a1-b1"
+    assert state.observation(0)["board"]["banned_switch"] == "a1-b1"
     for text in ("a1-b1", "b1-a1"):
         with pytest.raises(IllegalActionError, match="immediately preceding turn"):
             state.parse_action(text)
@@ -174,7 +174,7 @@ def test_own_previous_switch_is_not_restricted(play: Play) -> None:
 def test_a_flip_lifts_the_ban(play: Play) -> None:
     """Only a switch in the immediately preceding turn is banned; after a flip none is."""
     state = play("a1 heart b1 square a1-b1 c3 star")
-    assert state.observation(None)["banned_switch"] is None
+    assert state.observation(None)["board"]["banned_switch"] is None
     assert "a1-b1" in switches(state)
 
 
@@ -186,7 +186,7 @@ def test_lines_all_middle_row_and_column_score(play: Play, line: str) -> None:
     """Option lines=all (default): 3 rows, 3 columns and 2 diagonals all score."""
     first, second, third = line.split()
     state = play(f"{first} heart a3 star {second} heart c3 star {third} heart")
-    assert state.observation(None)["nullified"] == {"heart": 0}
+    assert state.observation(None)["board"]["nullified"] == {"heart": 0}
 
 
 @pytest.mark.parametrize("line", ["a2 b2 c2", "b1 b2 b3"])
@@ -194,7 +194,7 @@ def test_lines_edges_middle_row_and_column_do_not_score(play: Play, line: str) -
     """Option lines=edges: only an 'entire side' or corner-to-corner diagonal scores."""
     first, second, third = line.split()
     state = play(f"{first} heart a3 star {second} heart c3 star {third} heart", lines="edges")
-    assert state.observation(None)["nullified"] == {}
+    assert state.observation(None)["board"]["nullified"] == {}
 
 
 @pytest.mark.parametrize("line", ["a1 b1 c1", "c1 c2 c3", "a1 b2 c3", "c1 b2 a3"])
@@ -206,7 +206,7 @@ def test_lines_edges_sides_and_diagonals_score(play: Play, line: str) -> None:
         f"{first} heart {filler[0]} star {second} heart {filler[1]} star {third} heart",
         lines="edges",
     )
-    assert state.observation(None)["nullified"] == {"heart": 0}
+    assert state.observation(None)["board"]["nullified"] == {"heart": 0}
 
 
 def test_lines_on_larger_boards_are_any_three_in_a_row_or_edges_and_long_diagonals() -> None:
@@ -218,7 +218,7 @@ def test_lines_on_larger_boards_are_any_three_in_a_row_or_edges_and_long_diagona
 def test_scoring_credits_the_acting_player_and_nullifies_for_both(play: Play) -> None:
     """Three in a row credits the player who made it; the shape is nullified for both."""
     state = play("a1 heart a2 square b1 heart c3 star c1 heart")
-    obs = state.observation(1)
+    obs = state.observation(1)["board"]
     assert obs["credited"] == [["heart"], []]
     assert obs["nullified"] == {"heart": 0}
     assert obs["mine"]["shapes"] == [] and obs["theirs"]["shapes"] == ["heart"]
@@ -227,7 +227,7 @@ def test_scoring_credits_the_acting_player_and_nullifies_for_both(play: Play) ->
 def test_a_switch_scores_for_the_switcher(play: Play) -> None:
     """An action that makes a line credits the acting player (here player 2, by a switch)."""
     state = play(FULL_NO_LINE + " c2-c3")  # the a1-b2-c3 diagonal becomes three stars
-    assert state.observation(None)["nullified"] == {"star": 1}
+    assert state.observation(None)["board"]["nullified"] == {"star": 1}
 
 
 def test_a_flip_can_score_for_the_flipper(play: Play) -> None:
@@ -235,13 +235,13 @@ def test_a_flip_can_score_for_the_flipper(play: Play) -> None:
     before = play("a1 heart a2 square b1 heart c3 star c1")
     assert before.current_player == CHANCE
     state = before.apply(before.parse_action("heart"))
-    assert state.observation(None)["credited"] == [["heart"], []]
+    assert state.observation(None)["board"]["credited"] == [["heart"], []]
 
 
 def test_one_action_can_credit_two_shapes(play: Play) -> None:
     """One switch making a heart line and a star line credits both (and so wins the round)."""
     state = play("a1 heart a2 star b1 heart b2 star c1 star c2 heart c1-c2")
-    assert state.observation(None)["credited"] == [["heart", "star"], []]
+    assert state.observation(None)["board"]["credited"] == [["heart", "star"], []]
     assert state.is_terminal() and state.returns() == (1, -1)
 
 
@@ -249,8 +249,8 @@ def test_a_nullified_shape_cannot_score_again(play: Play) -> None:
     """Nullified shapes 'cannot be used to score again in that round'."""
     # Player 1 lines up hearts; player 2 breaks and later remakes the heart line.
     state = play("a1 heart a2 square b1 heart c3 star c1 heart a1-a2 b2 square a1-a2")
-    obs = state.observation(None)
-    assert obs["board"][0] == ["heart", "heart", "heart"]
+    obs = state.observation(None)["board"]
+    assert obs["grid"][0] == ["heart", "heart", "heart"]
     assert obs["credited"] == [["heart"], []]
 
 
@@ -263,7 +263,10 @@ def test_first_player_credited_with_two_shapes_wins_the_round(play: Play) -> Non
     assert not before.is_terminal()
     state = before.apply(before.parse_action("square"))
     assert state.is_terminal() and state.result() == "1-0"
-    assert state.observation(None)["last_round"] == "round 1: player 1 won with heart and square"
+    assert (
+        state.observation(None)["board"]["last_round"]
+        == "round 1: player 1 won with heart and square"
+    )
 
 
 def test_second_player_can_win_the_round(play: Play) -> None:
@@ -286,21 +289,21 @@ def test_third_repetition_draws_the_round_and_the_key_includes_the_last_switch(
     # Switches 4 and 8 restore the tiles of the start, but the start had no last switch, so
     # ignoring it would draw at switch 8. The draw comes at switch 9: the third occurrence of
     # the position after switch 1 (last switch a1-b1, player 1 to move).
-    assert seen[3].observation(None)["board"] == start.observation(None)["board"]
+    assert seen[3].observation(None)["board"]["grid"] == start.observation(None)["board"]["grid"]
     assert seen[3].key() != start.key() and seen[3].key() == seen[7].key()
     assert seen[0].key() == seen[4].key()
     assert state.is_terminal() and state.result() == "1/2-1/2"
-    assert "third time" in state.observation(None)["last_round"]
+    assert "third time" in state.observation(None)["board"]["last_round"]
 
 
 def test_repetition_key_includes_nullified_shapes_and_their_owners(play: Play) -> None:
     """The repeated position includes which shapes are nullified and who owns them."""
     mine = play("a1 heart c3 star b1 heart c2 square c1 heart b3 square")
     theirs = play("c3 star a1 heart c2 square b1 heart b3 square c1 heart")
-    assert mine.observation(None)["board"] == theirs.observation(None)["board"]
+    assert mine.observation(None)["board"]["grid"] == theirs.observation(None)["board"]["grid"]
     assert mine.current_player == theirs.current_player == 0
-    assert mine.observation(None)["nullified"] == {"heart": 0}
-    assert theirs.observation(None)["nullified"] == {"heart": 1}
+    assert mine.observation(None)["board"]["nullified"] == {"heart": 0}
+    assert theirs.observation(None)["board"]["nullified"] == {"heart": 1}
     assert mine.key() != theirs.key()
 
 
@@ -308,7 +311,9 @@ def test_no_legal_action_draws_the_round_by_default(play: Play) -> None:
     """no_move=draw: if the player to move has no legal action, the round is drawn."""
     state = play(ALL_NULLIFIED_4X4, **VARIANT_4X4)
     assert state.is_terminal() and state.result() == "1/2-1/2"
-    assert state.observation(None)["last_round"] == ("round 1 drawn: player 1 had no legal action")
+    assert state.observation(None)["board"]["last_round"] == (
+        "round 1 drawn: player 1 had no legal action"
+    )
 
 
 def test_no_move_pass_option_makes_the_player_pass(play: Play) -> None:
@@ -326,7 +331,7 @@ def test_both_players_passing_forever_is_drawn_by_repetition(play: Play) -> None
     assert not state.is_terminal()
     state = state.apply(state.parse_action("pass"))
     assert state.is_terminal() and state.result() == "1/2-1/2"
-    assert "third time" in state.observation(None)["last_round"]
+    assert "third time" in state.observation(None)["board"]["last_round"]
 
 
 def test_pass_only_when_no_other_action_is_legal(play: Play) -> None:
@@ -346,7 +351,7 @@ def test_in_the_standard_game_no_player_is_ever_left_without_a_legal_action() ->
         state = game.new_initial_state()
         while not state.is_terminal():
             state = state.apply(random_action(state, rng))
-            assert "no legal action" not in str(state.observation(None)["last_round"])
+            assert "no legal action" not in str(state.observation(None)["board"]["last_round"])
 
 
 # --- the match ----------------------------------------------------------------------------
@@ -355,30 +360,30 @@ def test_in_the_standard_game_no_player_is_ever_left_without_a_legal_action() ->
 def test_match_rounds_alternate_the_first_player(play: Play) -> None:
     """Option rounds: player 1 starts round 1, player 2 round 2, ...; each a fresh grid."""
     state = play(STARTER_WINS, rounds=3)
-    obs = state.observation(None)
+    obs = state.observation(None)["board"]
     assert not state.is_terminal()
     assert obs["round"] == 2 and obs["round_results"] == [0]
-    assert obs["board"] == [[None] * 3] * 3 and obs["nullified"] == {}
+    assert obs["grid"] == [[None] * 3] * 3 and obs["nullified"] == {}
     assert state.current_player == 1
     state = play(f"{STARTER_WINS} {STARTER_WINS}", rounds=3)
-    assert state.current_player == 0 and state.observation(None)["round_results"] == [0, 1]
+    assert state.current_player == 0 and state.observation(None)["board"]["round_results"] == [0, 1]
 
 
 def test_match_most_rounds_won_wins(play: Play) -> None:
     """Winner is determined by number of rounds won (a fixed number of rounds is played)."""
     after_two = play(f"{STARTER_WINS} {SECOND_WINS}", rounds=3)
-    assert after_two.observation(None)["round_wins"] == [2, 0]
+    assert after_two.observation(None)["board"]["round_wins"] == [2, 0]
     assert not after_two.is_terminal() and after_two.returns() == (0, 0)
     state = play(f"{STARTER_WINS} {STARTER_WINS} {STARTER_WINS}", rounds=3)
     assert state.is_terminal() and state.returns() == (1, -1)
-    assert state.observation(None)["round_wins"] == [2, 1]
+    assert state.observation(None)["board"]["round_wins"] == [2, 1]
 
 
 def test_match_with_equal_rounds_won_is_a_draw(play: Play) -> None:
     """Match: most rounds won wins; equal is a draw."""
     state = play(f"{STARTER_WINS} {STARTER_WINS}", rounds=2)
     assert state.is_terminal() and state.result() == "1/2-1/2"
-    assert state.observation(None)["round_wins"] == [1, 1]
+    assert state.observation(None)["board"]["round_wins"] == [1, 1]
 
 
 # --- variants and options -----------------------------------------------------------------
@@ -394,7 +399,7 @@ def test_variant_round_needs_a_majority_of_the_shapes() -> None:
 def test_variant_two_of_four_shapes_does_not_win(play: Play) -> None:
     """On 4x4 with 4 shapes, two credited shapes are not yet a majority: play goes on."""
     state = play(ALL_NULLIFIED_4X4.split(" d1")[0], **VARIANT_4X4)
-    assert state.observation(None)["credited"] == [["heart", "square"], ["star", "circle"]]
+    assert state.observation(None)["board"]["credited"] == [["heart", "square"], ["star", "circle"]]
     assert not state.is_terminal()
 
 

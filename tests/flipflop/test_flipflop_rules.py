@@ -34,7 +34,8 @@ def legal(state: FlipFlopState) -> list[str]:
 
 def pieces(state: FlipFlopState) -> dict[str, tuple[str, str]]:
     """Square name -> (owner, face), as the observation reports them."""
-    return {sq: (p["owner"], p["face"]) for sq, p in state.observation(None)["pieces"].items()}
+    board = state.observation(None)["board"]
+    return {sq: (p["colour"], p["face"]) for sq, p in board["pieces"].items()}
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -66,7 +67,7 @@ def test_goals_belong_to_white_and_black_and_centre_pieces_start_on_their_own_go
 ) -> None:
     """Ruling: goals c1 (White), c5 (Black), b1/b3 on 3x3; centre pieces start on their own."""
     state = play(name)
-    assert state.observation(None)["goals"] == {"White": goals[0], "Black": goals[1]}
+    assert state.observation(None)["board"]["goals"] == {"White": goals[0], "Black": goals[1]}
     assert pieces(state)[goals[0]][0] == "White"
     assert pieces(state)[goals[1]][0] == "Black"
     assert not state.in_check  # a piece on its own goal gives no check
@@ -186,7 +187,7 @@ def test_checkmate_loses() -> None:
     state = play("flipflop-3x3", "a1-a2 c3-c2 a2xb3 c2xb3 c1-c3 b3xb1")
     assert state.in_check and state.is_terminal()
     assert state.returns() == (-1, 1) and state.result() == "0-1"
-    assert "checkmated" in state.status()
+    assert "checkmated" in state.status_text()
 
 
 def test_no_legal_move_loses() -> None:
@@ -195,7 +196,7 @@ def test_no_legal_move_loses() -> None:
     assert not state.in_check
     assert any(p[0] == "Black" for p in pieces(state).values())
     assert state.is_terminal() and state.returns() == (1, -1)
-    assert "no legal move" in state.status()
+    assert "no legal move" in state.status_text()
 
 
 def test_capturing_all_enemy_pieces_wins() -> None:
@@ -203,7 +204,7 @@ def test_capturing_all_enemy_pieces_wins() -> None:
     state = play("flipflop-3x3", "a1-a2 b3xb1 a2xb1 a3-a2 b1-b3 a2xb3 c1-b1 b3xb1")
     assert all(p[0] == "Black" for p in pieces(state).values())
     assert state.is_terminal() and state.returns() == (-1, 1)
-    assert "no pieces left" in state.status()
+    assert "no pieces left" in state.status_text()
 
 
 # --- repetition ---------------------------------------------------------------------------
@@ -220,7 +221,7 @@ def test_third_repetition_draws_and_second_does_not(
     once = play(name, prefix)
     twice = play(name, prefix + cycle)
     assert twice.key() == once.key() and twice.occurrences == 2
-    assert not twice.is_terminal() and "twice" in twice.status()
+    assert not twice.is_terminal() and "twice" in twice.status_text()
     thrice = play(name, prefix + cycle * 2)
     assert thrice.occurrences == 3
     assert thrice.is_terminal() and thrice.returns() == (0, 0) and thrice.result() == "1/2-1/2"

@@ -38,12 +38,14 @@ def test_observation_is_json_and_tells_each_viewer_which_pieces_are_theirs() -> 
     state = make("flipflop-3x3").state_from_actions(["b1xb3"])
     white, black, spectator = (state.observation(p) for p in (0, 1, None))
     json.dumps([white, black, spectator])
-    assert white["pieces"]["b3"] == {"owner": "White", "face": "bishop", "mine": True}
-    assert black["pieces"]["b3"]["mine"] is False
-    assert "mine" not in spectator["pieces"]["b3"]
-    assert white["to_move"] == "Black" and white["in_check"] is True
-    assert white["legal_actions"] == ["a3xb3", "c3xb3"]
-    assert white["result"] == "*" and white["occurrences"] == 1
+    piece = {"owner": 0, "colour": "White", "face": "bishop", "mine": True}
+    assert white["board"]["pieces"]["b3"] == piece
+    assert black["board"]["pieces"]["b3"]["mine"] is False
+    assert "mine" not in spectator["board"]["pieces"]["b3"]
+    assert white["to_move"] == 1 and white["board"]["in_check"] is True
+    assert white["status"] == "playing" and white["status_text"].startswith("Black to move")
+    assert white["legal"] == ["a3xb3", "c3xb3"]
+    assert white["result"] == "*" and white["board"]["occurrences"] == 1
 
 
 def test_rules_summary_states_rules_rulings_and_options() -> None:

@@ -69,24 +69,28 @@ def test_observation_is_json_and_says_mine_and_theirs():
     white, black, spectator = (state.observation(v) for v in (0, 1, None))
     for view in (white, black, spectator):
         json.dumps(view)
-        assert view["board"] == {"a3": {"owner": 0, "face": "B"}, "e5": {"owner": 1, "face": "B"}}
-        assert view["to_move"] == 1 and view["status"] == "playing" and view["in_hand"] == [3, 3]
-    assert white["mine"] == {"player": 0, "in_hand": 3} and black["theirs"]["player"] == 0
-    assert "mine" not in spectator and "theirs" not in spectator
-    assert "e5-d4" in black["legal_actions"]
+        pieces = {"a3": {"owner": 0, "face": "bishop"}, "e5": {"owner": 1, "face": "bishop"}}
+        assert view["board"]["pieces"] == pieces
+        assert view["to_move"] == 1 and view["status"] == "playing"
+        assert view["board"]["in_hand"] == [3, 3]
+    assert white["board"]["mine"] == {"player": 0, "in_hand": 3}
+    assert black["board"]["theirs"]["player"] == 0
+    assert "mine" not in spectator["board"] and "theirs" not in spectator["board"]
+    assert "e5-d4" in black["legal"]
 
 
 def test_observation_of_a_finished_game():
     """Once over: no side to move, the winner, the reason and the winning line."""
     view = play("R@a1 B@e5 R@a2 B@e4 R@b5 B@e3 R@c5 B@e2").observation(0)
-    assert view["to_move"] is None and view["status"] == "won" and view["winner"] == 1
-    assert view["end_reason"] == "four in a row" and view["result"] == "0-1"
-    assert view["winning_line"] == ["e2", "e3", "e4", "e5"] and view["legal_actions"] == []
+    board = view["board"]
+    assert view["to_move"] is None and view["status"] == "won" and board["winner"] == 1
+    assert board["end_reason"] == "four in a row" and view["result"] == "0-1"
+    assert board["winning_line"] == ["e2", "e3", "e4", "e5"] and view["legal"] == []
 
 
 def test_observers_are_players_or_a_spectator():
     """Player numbers other than 0, 1 or None are refused."""
-    with pytest.raises(ValueError, match="player 0, 1 or None"):
+    with pytest.raises(ValueError, match="a viewer is a player 0 to 1 or None"):
         play("").observation(2)
 
 

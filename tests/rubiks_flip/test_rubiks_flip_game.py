@@ -85,12 +85,14 @@ def test_observation_is_json_and_the_same_board_for_every_viewer():
     views = [state.observation(v) for v in (0, 1, None)]
     for view in views:
         json.dumps(view)
-        assert view["squares"]["b2"] == {"owner": 0, "colour": "B", "locked": False}
-        assert view["squares"]["a1"] is None
-        assert view["to_move"] == 0 and view["flip_choices"] == ["c3"]
-        assert view["tiles_in_hand"] == [7, 7]
-    assert views[0]["my_colours"] == ["R", "B"] and views[1]["my_colours"] == ["Y", "W"]
-    assert "my_colours" not in views[2]
+        board = view["board"]
+        assert board["squares"]["b2"] == {"owner": 0, "colour": "B", "locked": False}
+        assert board["squares"]["a1"] is None
+        assert view["to_move"] == 0 and board["flip_choices"] == ["c3"]
+        assert board["tiles_in_hand"] == [7, 7]
+    assert views[0]["board"]["my_colours"] == ["R", "B"]
+    assert views[1]["board"]["my_colours"] == ["Y", "W"]
+    assert "my_colours" not in views[2]["board"]
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.values()))

@@ -19,7 +19,7 @@ def short_track() -> Game:
 
 
 def gears(state: State) -> list[str]:
-    return [car["gear"] for car in state.observation(None)["cars"]]
+    return [car["gear"] for car in state.observation(None)["board"]["cars"]]
 
 
 def test_gear_up_to_reads_the_notation() -> None:

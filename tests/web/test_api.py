@@ -128,7 +128,7 @@ def test_ai_moves_first_when_the_human_takes_the_second_seat(client: TestClient)
     created = create(client, "flipflop-3x3", mode="ai", seat=1, seed=4)
     view = created["match"]
     assert (created["seat"], view["seat"], view["ply"], view["current_player"]) == (1, 1, 1, 1)
-    assert view["observation"]["viewer"] == "Black"
+    assert view["observation"]["viewer"] == 1
 
 
 def test_online_match_gives_each_seat_its_own_link(client: TestClient) -> None:
@@ -185,7 +185,7 @@ def test_chance_after_an_action_follows_at_once(client: TestClient) -> None:
     assert view["history"][0] == "b2"
     assert view["last"]["by"] == -1
     assert view["history"][1] in ("heart", "square", "star")
-    assert view["observation"]["board"][1][1] == view["history"][1]
+    assert view["observation"]["board"]["grid"][1][1] == view["history"][1]
 
 
 def test_undo_goes_back_to_the_humans_previous_decision(client: TestClient) -> None:
@@ -400,7 +400,7 @@ def test_undo_cannot_take_back_a_flip_once_its_shape_is_seen(client: TestClient)
     created = create(client, "flip-switch", mode="ai", seed=7, options={"rounds": 1})
     assert created["match"]["undo"] is False
     view = act(client, created, "b2")
-    assert view["history"][:2] == ["b2", view["observation"]["board"][1][1]]
+    assert view["history"][:2] == ["b2", view["observation"]["board"]["grid"][1][1]]
     assert view["undo"] is False
     response = undo(client, created)
     assert response.status_code == 409

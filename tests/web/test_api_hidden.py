@@ -83,7 +83,7 @@ def test_matches_with_different_futures_look_the_same_until_the_flip(
             f"/api/matches/{created['id']}/actions",
             json={"token": created["token"], "action": "b2"},
         ).json()
-        seen.append(flipped["observation"]["board"][1][1])
+        seen.append(flipped["observation"]["board"]["grid"][1][1])
     before_a, shape_a, before_b, shape_b = seen
     assert shape_a != shape_b, "the two futures must differ for the comparison to mean much"
     assert before_a == before_b
@@ -103,7 +103,7 @@ def test_online_matches_look_the_same_before_the_first_flip(
 
 
 def shown_shapes(view: dict[str, Any]) -> dict[str, str]:
-    board = view["observation"]["board"]
+    board = view["observation"]["board"]["grid"]
     size = len(board)
     return {
         f"{'abcdef'[col]}{row + 1}": board[row][col]
@@ -130,11 +130,11 @@ def test_every_view_of_a_whole_game_shows_only_flipped_tiles(client: TestClient)
         mover = tokens[view["current_player"]]
         legal = client.get(f"/api/matches/{match_id}", params={"token": mover}).json()["legal"]
         action = rng.choice(legal)
-        round_number = view["observation"]["round"]
+        round_number = view["observation"]["board"]["round"]
         view = client.post(
             f"/api/matches/{match_id}/actions", json={"token": mover, "action": action}
         ).json()
-        if view["observation"]["round"] != round_number:
+        if view["observation"]["board"]["round"] != round_number:
             flipped = set()  # the default game is a match: each round starts face down
         elif "-" not in action:  # a flip (a switch is written a1-a2)
             flipped.add(action)

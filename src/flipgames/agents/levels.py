@@ -11,10 +11,11 @@ levels are ordered, are in ``docs/ai.md``.
 
 Easy and medium budget iterations and nodes, not seconds, so a seeded game at those levels is
 reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
-:data:`HARD_SECONDS` a move: on the compiled alpha-beta where the game has a kernel (FlipFlop
-of both sizes, FlipFour), else on the reference agents with their node budgets and that
-deadline, whichever runs out first. Tests that need reproducible strong play build the
-agents with node budgets (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
+:data:`~flipgames.core.manifest.HARD_SECONDS` a move: on the compiled alpha-beta where its
+manifest asks for it and the game has a kernel (FlipFlop of both sizes, FlipFour, Rubik's
+Flip), else on the reference agents with their node budgets and that deadline, whichever runs
+out first. Tests that need reproducible strong play build the agents with node budgets
+(:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
 :class:`~flipgames.agents.search.AlphaBetaAgent`).
 
 >>> import random
@@ -49,6 +50,7 @@ from flipgames.agents.proof import MAX_NODES, ProofAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
+from flipgames.core.manifest import LevelSpec, has_manifest, manifest_of, mcts
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import catalog
 from flipgames.solvers.catalog import is_solved
@@ -67,104 +69,64 @@ class LevelUnavailableError(FlipgamesError, ValueError):
 
 @dataclass(frozen=True)
 class Level:
-    """How one level of one game plays: a description and a factory taking the generator.
-
-    With ``kernel_seconds`` set, the level plays the compiled alpha-beta
-    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`, that many seconds a move)
-    wherever the game has a compiled search, and ``build`` only without one.
-    """
+    """How one level of one game plays: a description and a factory taking the generator."""
 
     description: str
     build: Callable[[random.Random], Agent]
-    kernel_seconds: float | None = None
-    #: Deepen the compiled search this many plies at a time (2: odd horizons only).
-    kernel_depth_step: int = 1
 
 
-#: Seconds a move for ``hard``: under the issue's one second, with room for the clock being
-#: read only every thousand nodes and for Python around the search.
-HARD_SECONDS: Final = 0.9
+def _budget(spec: LevelSpec) -> str:
+    nodes = f", at most {spec.max_nodes:,} nodes" if spec.max_nodes is not None else ""
+    return nodes + (f" and {spec.seconds:g} s a move" if spec.seconds is not None else "")
 
 
-def _mcts(iterations: int, rollout_limit: int = 200) -> Level:
+def _level(spec: LevelSpec, game: Game) -> Level:
+    """A manifest's level spec as a description and a factory."""
+    if spec.agent == "mcts":
+        return Level(
+            f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
+            f"{spec.rollout_limit} plies",
+            lambda rng: MCTSAgent(
+                rng, iterations=spec.iterations, rollout_limit=spec.rollout_limit
+            ),
+        )
+    step = ", deepening two plies at a time (odd horizons)" if spec.depth_step == 2 else ""
+    if spec.compiled and spec.seconds is not None and has_kernel_search(game):
+        seconds = spec.seconds
+        return Level(
+            "compiled alpha-beta (iterative deepening, transposition table, the game's "
+            f"evaluation), {seconds:g} s a move{step}",
+            lambda rng: KernelAlphaBetaAgent(
+                rng, game, seconds=seconds, depth_step=spec.depth_step
+            ),
+        )
+    if game.has_chance:
+        what = f"expectiminimax to depth {spec.depth} (a chance outcome is a ply){_budget(spec)}"
+    else:
+        what = f"alpha-beta to depth {spec.depth}{_budget(spec)}{step}"
     return Level(
-        f"MCTS (UCT), {iterations:,} iterations, random rollouts cut at {rollout_limit} plies",
-        lambda rng: MCTSAgent(rng, iterations=iterations, rollout_limit=rollout_limit),
-    )
-
-
-def _budget(max_nodes: int | None, seconds: float | None) -> str:
-    nodes = f", at most {max_nodes:,} nodes" if max_nodes is not None else ""
-    return nodes + (f" and {seconds:g} s a move" if seconds is not None else "")
-
-
-def _alphabeta(
-    depth: int, max_nodes: int | None = None, depth_step: int = 1, seconds: float | None = None
-) -> Level:
-    step = ", deepening two plies at a time (odd horizons)" if depth_step == 2 else ""
-    return Level(
-        f"alpha-beta to depth {depth}{_budget(max_nodes, seconds)}{step}, "
-        "with the game's evaluation",
+        f"{what}, with the game's evaluation",
         lambda rng: AlphaBetaAgent(
-            rng, depth=depth, max_nodes=max_nodes, depth_step=depth_step, seconds=seconds
+            rng,
+            depth=spec.depth,
+            max_nodes=spec.max_nodes,
+            depth_step=spec.depth_step,
+            seconds=spec.seconds,
         ),
     )
 
 
-def _expectimax(depth: int, max_nodes: int | None = None, seconds: float | None = None) -> Level:
-    return Level(
-        f"expectiminimax to depth {depth} (a chance outcome is a ply)"
-        f"{_budget(max_nodes, seconds)}, with the game's evaluation",
-        lambda rng: AlphaBetaAgent(rng, depth=depth, max_nodes=max_nodes, seconds=seconds),
-    )
-
-
-def _kernel_hard(fallback: Level, depth_step: int = 1) -> Level:
-    """``hard`` on the compiled search, or ``fallback`` where the game has none."""
-    return Level(fallback.description, fallback.build, HARD_SECONDS, depth_step)
-
-
-# Per game: easy, medium and hard. A game missing here (a new one) gets the MCTS fallback.
-_TABLE: Final[dict[str, dict[str, Level]]] = {
-    "flipflop-3x3": {
-        "easy": _mcts(30),
-        "medium": _mcts(300),
-        "hard": _kernel_hard(_alphabeta(20, max_nodes=200_000, seconds=HARD_SECONDS)),
-    },
-    "flipflop": {
-        "easy": _mcts(100, rollout_limit=40),
-        "medium": _alphabeta(3),
-        "hard": _kernel_hard(_alphabeta(12, max_nodes=100_000, seconds=HARD_SECONDS)),
-    },
-    "flipfour": {
-        "easy": _mcts(100, rollout_limit=40),
-        "medium": _alphabeta(2),
-        "hard": _kernel_hard(_alphabeta(12, max_nodes=80_000, seconds=HARD_SECONDS)),
-    },
-    "rubiks-flip": {
-        "easy": _mcts(20),
-        "medium": _mcts(100),
-        # Odd horizons only: in seeded matches depth 3 beat depth 2 (13 wins, 87 draws, no
-        # loss) while depth 4 only drew with it (24 draws in 24): see docs/ai.md.
-        "hard": _kernel_hard(
-            _alphabeta(5, max_nodes=150_000, depth_step=2, seconds=HARD_SECONDS), depth_step=2
-        ),
-    },
-    "flip-switch": {
-        "easy": _mcts(100),
-        "medium": _expectimax(3),
-        "hard": _expectimax(8, max_nodes=30_000, seconds=HARD_SECONDS),
-    },
-    "checkered-flag": {
-        "easy": _mcts(30),
-        "medium": _mcts(100),
-        "hard": _expectimax(6, seconds=HARD_SECONDS),
-    },
-}
-_FALLBACK: Final = {"easy": _mcts(100), "medium": _mcts(1_000), "hard": _mcts(10_000)}
+# A game with no manifest (one not registered yet, still being written) gets MCTS levels.
+_FALLBACK: Final = {"easy": mcts(100), "medium": mcts(1_000), "hard": mcts(10_000)}
 #: Games too big to solve by enumeration whose ``perfect`` level is the kernel's exact search
 #: where it answers within its budget, else ``hard`` (agents.proof).
 _PROVED_BY_SEARCH: Final = frozenset({"rubiks-flip"})
+
+
+def _levels(game: Game) -> dict[str, Level]:
+    """The easy, medium and hard levels of ``game``, from its manifest."""
+    specs = manifest_of(game).levels if has_manifest(game) else _FALLBACK
+    return {name: _level(spec, game) for name, spec in specs.items()}
 
 
 def levels_for(game: Game) -> list[str]:
@@ -191,14 +153,7 @@ def describe_level(game: Game, level: str) -> str:
     if level == "perfect":
         solver = "retrograde" if game.deterministic else "stochastic"
         return f"perfect play from the {solver} solution (a random choice among the best actions)"
-    spec = _TABLE.get(game.name, _FALLBACK)[level]
-    if spec.kernel_seconds is not None and has_kernel_search(game):
-        step = ", deepening two plies at a time (odd horizons)" * (spec.kernel_depth_step == 2)
-        return (
-            "compiled alpha-beta (iterative deepening, transposition table, the game's "
-            f"evaluation), {spec.kernel_seconds:g} s a move{step}"
-        )
-    return spec.description
+    return _levels(game)[level].description
 
 
 def make_level_agent(
@@ -215,20 +170,10 @@ def make_level_agent(
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect" and not is_solved(game):
-        return ProofAgent(rng, game, _build(game, "hard", rng))
+        return ProofAgent(rng, game, _levels(game)["hard"].build(rng))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    return _build(game, level, rng)
-
-
-def _build(game: Game, level: str, rng: random.Random) -> Agent:
-    """The agent of a level from the table (the compiled search where the level has one)."""
-    spec = _TABLE.get(game.name, _FALLBACK)[level]
-    if spec.kernel_seconds is not None and has_kernel_search(game):
-        return KernelAlphaBetaAgent(
-            rng, game, seconds=spec.kernel_seconds, depth_step=spec.kernel_depth_step
-        )
-    return spec.build(rng)
+    return _levels(game)[level].build(rng)
 
 
 def _check_level(game: Game, level: str) -> None:

@@ -7,7 +7,7 @@ import json
 import random
 
 from flipgames.agents.arena import play_match
-from flipgames.agents.levels import make_level_agent
+from flipgames.agents.external import PREFIX, seat_agent
 from flipgames.cli.agents import check_level, level_agent
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.game import Game
@@ -15,16 +15,21 @@ from flipgames.core.game import Game
 
 def cmd_arena(args: argparse.Namespace, game: Game) -> int:
     # Check both levels first, so a bad one fails before any game is played; then build one
-    # of each, which announces and shows a first exact solve (the perfect level).
+    # of each, which announces and shows a first exact solve (the perfect level) and starts
+    # an outside engine (engine:CMD) once, so one that does not start fails here too.
     for level in (args.a, args.b):
-        check_level(game, level)
+        if not level.startswith(PREFIX):
+            check_level(game, level)
     for level in (args.a, args.b):
-        level_agent(game, level, random.Random(0), quiet=args.json or args.quiet)
+        if level.startswith(PREFIX):
+            seat_agent(game, level, random.Random(0))
+        else:
+            level_agent(game, level, random.Random(0), quiet=args.json or args.quiet)
     with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
         result = play_match(
             game,
-            lambda rng: make_level_agent(game, args.a, rng, progress),
-            lambda rng: make_level_agent(game, args.b, rng, progress),
+            lambda rng: seat_agent(game, args.a, rng, progress),
+            lambda rng: seat_agent(game, args.b, rng, progress),
             games=args.games,
             seed=args.seed,
             progress=progress,

@@ -21,6 +21,7 @@ from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.bench import add_bench_command
+from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.progress import TerminalProgress
@@ -340,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p = game_command("arena", "play two levels against each other, alternating seats")
-    p.add_argument("--a", default="hard", metavar="LEVEL", help="agent A (default hard)")
+    seat = "a level, or engine:CMD for a program speaking docs/engine-protocol.md"
+    p.add_argument("--a", default="hard", metavar="LEVEL", help=f"agent A: {seat} (default hard)")
     p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
     p.add_argument("--games", type=_count(1), default=20, help="number of games (default 20)")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
@@ -350,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)
+    add_engine_command(sub)
     return parser
 
 

@@ -15,8 +15,18 @@ import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
+
 from flipgames.core.errors import IllegalActionError
-from flipgames.core.game import CHANCE, TERMINAL, Game, State, random_action
+from flipgames.core.game import (
+    CHANCE,
+    OBSERVATION_KEYS,
+    STATUS_CODES,
+    TERMINAL,
+    Game,
+    State,
+    random_action,
+)
 from flipgames.core.record import dumps_record, make_record, replay_record, state_from_json
 
 
@@ -60,13 +70,22 @@ def check_state(state: State) -> None:
         _check(all(p > 0 for _, p in outcomes), "chance probabilities positive", state)
         _check(sum((p for _, p in outcomes), Fraction(0)) == 1, "probabilities sum to 1", state)
         _check(tuple(a for a, _ in outcomes) == legal, "outcomes are the legal actions", state)
+    if state.is_chance_node():
+        _check(len(legal) <= game.max_chance_outcomes, "at most max_chance_outcomes", state)
+    _check(all(0 <= a < game.num_distinct_actions for a in legal), "ids in range", state)
     for action in legal:
         text = state.action_to_string(action)
         _check(state.parse_action(text) == action, f"notation {text!r} round-trips", state)
+        info = state.action_info(action)
+        _check(info["id"] == action and info["text"] == text, "action_info names the action", state)
+        _check(info["chance"] == state.is_chance_node(), "action_info says chance", state)
+        _check(isinstance(info.get("kind"), str), "action_info has a kind", state)
+        json.dumps(info)
     clone = state.clone()
     _check(clone == state and clone.key() == state.key(), "clone equals original", state)
     for viewer in (*range(game.num_players), None):
-        json.dumps(state.observation(viewer))
+        check_observation(state, viewer)
+    check_tensors(state)
     before = (state.key(), state.history)
     illegal = max(legal, default=0) + 1000
     try:
@@ -76,6 +95,43 @@ def check_state(state: State) -> None:
     else:
         _check(False, f"illegal action id {illegal} was accepted", state)
     _check((state.key(), state.history) == before, "rejected action changed nothing", state)
+
+
+def check_observation(state: State, viewer: int | None) -> None:
+    """Check the observation envelope: the same keys for every game, consistent with the
+    state, and JSON-able."""
+    obs = state.observation(viewer)
+    json.dumps(obs)
+    _check(tuple(obs) == OBSERVATION_KEYS, f"envelope keys are {OBSERVATION_KEYS}", state)
+    _check(obs["game"] == state.game.name and obs["viewer"] == viewer, "game and viewer", state)
+    player = state.current_player
+    _check(obs["to_move"] == (player if player >= 0 else None), "to_move", state)
+    _check(obs["status"] in STATUS_CODES, "status is a code", state)
+    expected = {CHANCE: "chance", TERMINAL: "won" if any(state.returns()) else "drawn"}
+    _check(obs["status"] == expected.get(player, "playing"), "status code fits", state)
+    _check(isinstance(obs["status_text"], str) and obs["status_text"] != "", "status_text", state)
+    _check(obs["result"] == state.result(), "result", state)
+    legal_text = [state.action_to_string(a) for a in state.legal_actions()]
+    _check(obs["legal"] == legal_text, "legal is the legal actions in notation", state)
+    _check(isinstance(obs["board"], dict), "board is an object", state)
+
+
+def check_tensors(state: State) -> None:
+    """Check the observation tensor's shape and dtype for every player and that the legal
+    action mask is exactly the legal set."""
+    game = state.game
+    for player in range(game.num_players):
+        tensor = state.observation_tensor(player)
+        _check(tensor.shape == game.observation_tensor_shape, "tensor shape", state)
+        _check(tensor.dtype == np.float32, "tensor dtype float32", state)
+        _check(bool(np.isfinite(tensor).all()), "tensor finite", state)
+    mask = state.legal_action_mask()
+    _check(mask.shape == (game.num_distinct_actions,), "mask length", state)
+    _check(
+        tuple(int(a) for a in np.flatnonzero(mask)) == state.legal_actions(),
+        "mask is the legal set",
+        state,
+    )
 
 
 def random_game(game: Game, rng: random.Random, max_plies: int = 20_000) -> State:
@@ -118,6 +174,8 @@ def check_random_games(game: Game, games: int, seed: int, deep_checks: int = 20)
         replayed = replay_record(dumps_record(make_record(state, seed=seed)))
         _check(replayed == state, "record replays to the same final state", state)
         stats.games += 1
+        if not game.game_length_capped:
+            _check(len(state.history) <= game.max_game_length, "max_game_length bounds", state)
         stats.max_length = max(stats.max_length, len(state.history))
         stats.results[state.result()] = stats.results.get(state.result(), 0) + 1
     return stats

@@ -21,6 +21,15 @@ loop, written once for every game::
     print(state.returns())
 
 (:func:`random_action` is that choice in one call.)
+
+Research code also needs the shape of the game as data: every game declares
+:attr:`Game.num_distinct_actions` (ids run ``0 .. num_distinct_actions - 1``, chance outcomes
+included), :attr:`Game.max_chance_outcomes`, :attr:`Game.max_game_length` (a bound, or for
+games that can repeat a documented cap, :attr:`Game.game_length_capped`),
+:attr:`Game.rules_version` and :attr:`Game.observation_tensor_shape`. Every state gives the
+same JSON observation envelope (:meth:`State.observation`), structured actions
+(:meth:`State.action_info`), a numpy tensor (:meth:`State.observation_tensor`) and a legal
+action mask (:meth:`State.legal_action_mask`).
 """
 
 from __future__ import annotations
@@ -34,9 +43,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from flipgames.core.errors import IllegalActionError, NotationError, RecordError
-from flipgames.core.options import Option, OptionValue, resolve_options
+from flipgames.core.options import FrozenOptions, Option, resolve_options
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 #: ``State.current_player`` at a chance node (the next action is a chance outcome).
@@ -45,6 +57,22 @@ CHANCE: Final = -1
 TERMINAL: Final = -2
 
 JSON = dict[str, Any]
+
+#: The observation envelope's ``status`` codes: a player is to act, a chance outcome is next,
+#: the game is over and someone won, the game is over and drawn.
+STATUS_CODES: Final = ("playing", "chance", "won", "drawn")
+#: The top-level keys of every observation, for every game (game-specific data is under
+#: ``board``).
+OBSERVATION_KEYS: Final = (
+    "game",
+    "viewer",
+    "to_move",
+    "status",
+    "status_text",
+    "result",
+    "legal",
+    "board",
+)
 
 
 class Game(ABC):
@@ -67,9 +95,39 @@ class Game(ABC):
     hidden_information: ClassVar[bool] = False
     #: True when the game can repeat positions and draws on the third occurrence.
     repetition_draws: ClassVar[bool] = False
+    #: Bumped whenever a change to the rules can change a legal action, an outcome or a
+    #: probability, so stored solutions and trained models can tell they are stale.
+    rules_version: ClassVar[int] = 1
+    #: True when :attr:`max_game_length` is a cap rather than a bound: the game can repeat
+    #: positions (or has no small proven bound), and research wrappers (``flipgames.envs``)
+    #: end a game that reaches the cap as a draw, reporting it as truncated.
+    game_length_capped: ClassVar[bool] = False
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
-        self.options: dict[str, OptionValue] = resolve_options(self.option_spec, options)
+        #: The complete, validated options: read-only, so a game is a safe dictionary key.
+        self.options: FrozenOptions = resolve_options(self.option_spec, options)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many action ids exist: ids run ``0 .. num_distinct_actions - 1``, player
+        actions and chance outcomes alike (what a policy's output layer or a mask covers)."""
+        raise _missing(self, "num_distinct_actions")
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The most outcomes any chance node of this game has (0 without chance)."""
+        return 0
+
+    @property
+    def max_game_length(self) -> int:
+        """The most actions (chance outcomes included) a game can take; a cap when
+        :attr:`game_length_capped` is true."""
+        raise _missing(self, "max_game_length")
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The shape of :meth:`State.observation_tensor` for these options."""
+        raise _missing(self, "observation_tensor_shape")
 
     @property
     def deterministic(self) -> bool:
@@ -124,7 +182,7 @@ class Game(ABC):
         return isinstance(other, Game) and other.name == self.name and other.options == self.options
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.options.items()))))
+        return hash((self.name, self.options))
 
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
@@ -248,10 +306,109 @@ class State(ABC):
         """A canonical, hashable key of the position (everything future play depends on,
         except repetition counts). Equal keys mean the same position."""
 
-    @abstractmethod
     def observation(self, player: int | None) -> JSON:
         """A JSON-able view for ``player`` (``None``: a spectator) revealing nothing that
-        viewer may not know."""
+        viewer may not know.
+
+        Every game returns the same top-level keys (:data:`OBSERVATION_KEYS`): ``game``;
+        ``viewer`` (the player number or None); ``to_move`` (the player to act, None at a
+        chance node or once over); ``status`` (a code from :data:`STATUS_CODES`);
+        ``status_text`` (one line for people); ``result`` (``"1-0"``, ``"0-1"``,
+        ``"1/2-1/2"`` or ``"*"``); ``legal`` (the legal actions in notation, the chance
+        outcomes at a chance node); and ``board``, the game's own data (documented on each
+        game's :meth:`board_view`).
+        """
+        self._check_viewer(player)
+        current = self.current_player
+        return {
+            "game": self.game.name,
+            "viewer": player,
+            "to_move": current if current >= 0 else None,
+            "status": self.status_code(),
+            "status_text": self.status_text(),
+            "result": self.result(),
+            "legal": [self.action_to_string(a) for a in self.legal_actions()],
+            "board": self.board_view(player),
+        }
+
+    def _check_viewer(self, player: int | None) -> None:
+        if player is not None and (
+            isinstance(player, bool)
+            or not isinstance(player, int)
+            or not 0 <= player < self.game.num_players
+        ):
+            raise ValueError(
+                f"a viewer is a player 0 to {self.game.num_players - 1} or None (a spectator), "
+                f"not {player!r}"
+            )
+
+    def status_code(self) -> str:
+        """``playing``, ``chance``, ``won`` or ``drawn`` (see :data:`STATUS_CODES`)."""
+        current = self.current_player
+        if current == CHANCE:
+            return "chance"
+        if current == TERMINAL:
+            return "won" if any(self.returns()) else "drawn"
+        return "playing"
+
+    def status_text(self) -> str:
+        """One line for people: whose turn and what to do, or how the game ended."""
+        raise _missing(self, "status_text")
+
+    def board_view(self, player: int | None) -> JSON:
+        """The game-specific part of :meth:`observation` (its ``board`` key), for ``player``
+        (``None``: a spectator), revealing nothing that viewer may not know."""
+        raise _missing(self, "board_view")
+
+    def action_info(self, action: int) -> JSON:
+        """A legal ``action`` described as data, for pages and learning code.
+
+        Always ``id``, ``text`` (the notation), ``kind`` (a word per game, e.g. ``move``,
+        ``capture``, ``drop``, ``flip``, ``spin``) and ``chance`` (True for a chance
+        outcome); then what the kind needs, among ``from`` and ``to`` (square names),
+        ``face``, ``shape``, ``gear`` and ``values``. Raises :class:`IllegalActionError` for
+        an action that is not legal here.
+        """
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"action {self._describe(action)} is not legal here")
+        info: JSON = {
+            "id": action,
+            "text": self.action_to_string(action),
+            "chance": self.is_chance_node(),
+        }
+        info.update(self._action_details(action))
+        return info
+
+    def _action_details(self, action: int) -> JSON:
+        """``kind`` and the kind's fields for a legal ``action`` (see :meth:`action_info`)."""
+        raise _missing(self, "_action_details")
+
+    def legal_actions_info(self) -> list[JSON]:
+        """:meth:`action_info` of every legal action, in id order."""
+        return [self.action_info(a) for a in self.legal_actions()]
+
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """The position as a float32 array of :attr:`Game.observation_tensor_shape`, seen by
+        ``player`` (planes say "mine" and "theirs"). Hidden information stays hidden."""
+        self._check_viewer(player)
+        if player is None:
+            raise ValueError("an observation tensor is seen by a player, not a spectator")
+        tensor = self._tensor(player)
+        assert tensor.shape == self.game.observation_tensor_shape
+        return tensor
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """The observation tensor for a valid ``player``."""
+        raise _missing(self, "_tensor")
+
+    def legal_action_mask(self) -> npt.NDArray[np.int8]:
+        """1 at every legal action id (chance outcomes at a chance node), 0 elsewhere; length
+        :attr:`Game.num_distinct_actions`."""
+        import numpy as np  # loaded on first use: the CLI's startup never needs numpy
+
+        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        mask[list(self.legal_actions())] = 1
+        return mask
 
     @abstractmethod
     def render(self) -> str:
@@ -306,6 +463,12 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _missing(where: Game | State, what: str) -> NotImplementedError:
+    # The research members are not abstract so that small games written for tests need only
+    # the rules; every registered game implements them (the conformance kit checks).
+    return NotImplementedError(f"{type(where).__name__} does not implement {what}")
 
 
 def sample_chance(state: State, rng: random.Random) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from flipgames.core.errors import OptionError
 
@@ -67,9 +68,44 @@ class Option:
         return f"bad value {raw!r} for option {self.name!r}: allowed {self.allowed()}"
 
 
-def resolve_options(
-    spec: tuple[Option, ...], given: Mapping[str, object] | None
-) -> dict[str, OptionValue]:
+class FrozenOptions(dict[str, OptionValue]):
+    """A game's chosen options: a read-only, hashable dict.
+
+    A :class:`~flipgames.core.game.Game` is used as a dictionary key (caches, solutions), so
+    its options must not change under it. This is a ``dict`` subclass rather than a
+    ``MappingProxyType`` so that ``json.dumps`` and ``dict(...)`` keep working unchanged.
+
+    >>> options = FrozenOptions({"laps": 2})
+    >>> options["laps"] = 3
+    Traceback (most recent call last):
+    ...
+    TypeError: a game's options are read-only: make a new game with other options
+    >>> hash(options) == hash(FrozenOptions({"laps": 2}))
+    True
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a game's options are read-only: make a new game with other options")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def __copy__(self) -> FrozenOptions:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenOptions:
+        return self
+
+    def __reduce__(self) -> tuple[type[FrozenOptions], tuple[dict[str, OptionValue]]]:
+        return FrozenOptions, (dict(self),)
+
+
+def resolve_options(spec: tuple[Option, ...], given: Mapping[str, object] | None) -> FrozenOptions:
     """Return every option of ``spec`` with defaults filled in and ``given`` validated."""
     given = dict(given or {})
     known = {o.name: o for o in spec}
@@ -77,7 +113,9 @@ def resolve_options(
     if unknown:
         names = ", ".join(known) or "none"
         raise OptionError(f"unknown option {unknown[0]!r}: this game's options are {names}")
-    return {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}
+    return FrozenOptions(
+        {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}
+    )
 
 
 def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:

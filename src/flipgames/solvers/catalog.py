@@ -2,8 +2,9 @@
 
 Deterministic games go to retrograde analysis, chance games to the stochastic solver; both
 answer through one :class:`~flipgames.solvers.solution.Solution` protocol. Whether a game is
-*solved* (and so has a perfect player and per-move analysis) is data: the games and options
-the solvers are known to finish here in seconds (docs/solvers.md). Anything else can still be
+*solved* (and so has a perfect player and per-move analysis) is data in each game's manifest
+(:mod:`flipgames.core.manifest`): the option sets the solvers are known to finish here in
+seconds (docs/solvers.md). Anything else can still be
 attempted with ``flipgames solve``, which stops at a position budget and says how far it got.
 
 :func:`solution` is the one in-process memo: every caller (the perfect player, ``analyze``,
@@ -19,6 +20,7 @@ from __future__ import annotations
 import threading
 
 from flipgames.core.game import Game
+from flipgames.core.manifest import is_listed_solved
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
 from flipgames.solvers.solution import Solution
@@ -31,14 +33,9 @@ _lock = threading.Lock()
 
 
 def is_solved(game: Game) -> bool:
-    """True when an exact solver completes ``game`` with these options here."""
-    if game.name in ("flipflop-3x3", "checkered-flag"):
-        return True
-    if game.name == "flip-switch":
-        # One round of the published 3x3 game; matches and larger variants are out of reach.
-        variant = (game.options["size"], game.options["shapes"], game.options["copies"])
-        return game.options["rounds"] == 1 and variant == (3, 3, 3)
-    return False
+    """True when an exact solver completes ``game`` with these options here (its manifest
+    lists the option set as solved)."""
+    return is_listed_solved(game)
 
 
 def solution_ready(game: Game) -> bool:

@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
+from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import game_names
 from flipgames.web import errors, schemas
 from flipgames.web.aimoves import AiMoves
@@ -108,6 +109,7 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
     games = []
     for name in game_names():
         game = service.game(name)
+        manifest = manifest_for(name)
         options = [
             schemas.OptionInfo(
                 name=o.name,
@@ -123,6 +125,8 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
             schemas.GameInfo(
                 name=name,
                 title=game.title,
+                board=manifest.board,
+                pitch=manifest.pitch,
                 players=list(game.player_names),
                 has_chance=game.has_chance,
                 options=options,

@@ -85,6 +85,8 @@ class OptionInfo(BaseModel):
 class GameInfo(BaseModel):
     name: str
     title: str
+    board: str = Field(description="the board module that draws it: /static/boards/{board}.js")
+    pitch: str = Field(description="the lobby's one-paragraph pitch")
     players: list[str]
     has_chance: bool
     options: list[OptionInfo]
@@ -109,6 +111,7 @@ class View(BaseModel):
     id: str
     game: str
     title: str
+    board: str = Field(description="the board module that draws it: /static/boards/{board}.js")
     options: dict[str, int | str]
     mode: Mode
     level: str | None
@@ -122,7 +125,14 @@ class View(BaseModel):
     returns: list[int]
     observation: dict[str, Any]
     legal: list[str] = Field(description="the viewer's legal actions; [] when not to move")
+    legal_actions: list[dict[str, Any]] = Field(
+        description="`legal` as structured actions (State.action_info: id, text, kind, chance, "
+        "from, to, face, ...)"
+    )
     history: list[str]
+    moves: list[dict[str, Any]] = Field(
+        description="`history` as structured actions, each with `by`: 0, 1 or -1 (chance)"
+    )
     actors: list[int] = Field(
         description="who made each history entry: 0, 1, or -1 for a chance outcome"
     )

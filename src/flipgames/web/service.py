@@ -56,6 +56,7 @@ from flipgames.core.errors import (
     UnknownGameError,
 )
 from flipgames.core.game import Game, State, sample_chance
+from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
 from flipgames.web import schemas
@@ -476,6 +477,7 @@ class MatchService:
             id=match.id,
             game=match.game.name,
             title=match.game.title,
+            board=manifest_of(match.game).board,
             options=dict(match.game.options),
             mode=match.mode,
             level=match.level,
@@ -491,7 +493,12 @@ class MatchService:
             legal=[state.action_to_string(a) for a in state.legal_actions()]
             if current in viewer and not over
             else [],
+            legal_actions=state.legal_actions_info() if current in viewer else [],
             history=state.history_notation(),
+            moves=[
+                {**before.action_info(action), "by": before.current_player}
+                for before, action in zip(path[:-1], state.history, strict=True)
+            ],
             actors=[s.current_player for s in path[:-1]],
             last=last,
             assist=match.assist,

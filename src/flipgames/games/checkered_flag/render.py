@@ -80,5 +80,5 @@ def render_state(state: CheckeredFlagState) -> str:
         )
     faces_a = " ".join(str(face) for face, _ in game.spinners.a)
     faces_b = " ".join(str(face) for face, _ in game.spinners.b)
-    lines += [f"  Spinner A: {faces_a} · Spinner B: {faces_b}", "", f"» {state.status()}"]
+    lines += [f"  Spinner A: {faces_a} · Spinner B: {faces_b}", "", f"» {state.status_text()}"]
     return "\n".join(lines)

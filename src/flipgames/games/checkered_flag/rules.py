@@ -14,7 +14,7 @@ ids and notation are documented there.
 ...     state = state.apply(state.parse_action(text))
 >>> state.distances, state.gears
 ((8, 2), ('2', '1'))
->>> print(state.status())
+>>> print(state.status_text())
 Player 2 ● to choose a gear (in 1st): 1 2
 """
 
@@ -47,6 +47,9 @@ from flipgames.games.checkered_flag.tracks import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 START: Final = 0
@@ -118,6 +121,7 @@ class CheckeredFlag(Game):
     player_names = ("player 1", "player 2")
     title = "Flipsiders: Checkered Flag"
     has_chance = True
+    game_length_capped = True
     option_spec = (
         Option(
             "start",
@@ -197,6 +201,25 @@ class CheckeredFlag(Game):
     def num_distinct_actions(self) -> int:
         """The size of the dense action id space (see the notation module)."""
         return self.layout.size
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """The largest chance node: the start spin or a 3rd-gear spin of A and B."""
+        return max(len(self.start_outcomes), *(len(o) for o in self.spin_outcomes))
+
+    @property
+    def max_game_length(self) -> int:
+        """A cap of 10 plies per space of the race (crash circles and blocking make a short
+        proof of a bound awkward); random games use about two per space."""
+        return 10 * self.goal
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """``(2 * (track length + 7) + 5,)``: see :mod:`flipgames.games.checkered_flag.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.checkered_flag import tensor
+
+        return (tensor.size(self.track.length),)
 
     def kernel(self) -> Kernel | None:
         """The compiled kernel: every option set (tracks and spinners become tables)."""
@@ -283,7 +306,7 @@ class CheckeredFlagState(State):
             return self._pos[1]
         return TERMINAL if phase == OVER else CHANCE
 
-    def status(self) -> str:
+    def status_text(self) -> str:
         """One line saying what happens next (or who won)."""
         phase, mover = self._pos[0], self._pos[1]
         who = f"{self.game.player_names[mover].capitalize()} {CARS[mover]}"
@@ -437,23 +460,25 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
     def key(self) -> tuple[int, int, int, int, int, int]:
         return self._pos
 
-    def observation(self, player: int | None) -> JSON:
-        """Everything on the table (nothing is hidden in this game), as JSON-able data.
+    def board_view(self, player: int | None) -> JSON:
+        """Everything on the table (nothing is hidden in this game): the ``phase``, the
+        ``mover`` (choosing or spinning; the winner once over), the ``spinner`` about to spin,
+        both cars, the goal, the track and the spinners' faces.
 
         >>> from flipgames import make
         >>> obs = make("checkered-flag", start="first").new_initial_state().observation(1)
-        >>> obs["phase"], obs["to_move"], obs["cars"][0], obs["legal"]
+        >>> board = obs["board"]
+        >>> board["phase"], obs["to_move"], board["cars"][0], obs["legal"]
         ('choose-gear', 0, {'player': 0, 'distance': 0, 'space': 0, 'lap': 1, 'gear': 'N'}, ['1'])
+        >>> board["spinners"]
+        {'A': [1, 2, 3], 'B': [1, 2, 3, 4, 5, 6]}
         """
         game, track = self.game, self.game.track
         phase, mover = self._pos[0], self._pos[1]
         laps = int(game.options["laps"])
         return {
-            "game": game.name,
-            "viewer": player,
             "phase": _PHASES[phase],
-            "to_move": mover if phase in (CHOOSE, SPIN) else None,
-            "current_player": self.current_player,
+            "mover": mover if phase != START else None,
             "spinner": _SPINNER_OF_GEAR[self._pos[4 + mover]] if phase == SPIN else None,
             "winner": mover if phase == OVER else None,
             "cars": [
@@ -475,9 +500,51 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
                 "crash": list(track.crash),
                 "no_passing": list(track.no_passing),
             },
-            "legal": [self.action_to_string(a) for a in self.legal_actions()],
-            "status": self.status(),
+            "spinners": {"A": list(game.layout.a_faces), "B": list(game.layout.b_faces)},
         }
+
+    def _action_details(self, action: int) -> JSON:
+        """``gear`` (the ``gear`` chosen: ``1``-``3``), ``leave-crash`` (the circle the
+        marker moves to: ``C2`` or ``N``), and at chance nodes ``spin`` (the ``spinner``,
+        the face ``values`` and the ``spaces`` to drive) or ``start-spin`` (``values``:
+        player 0's and player 1's Spinner B).
+
+        >>> from flipgames import make
+        >>> state = make("checkered-flag", start="first").new_initial_state().apply(1)
+        >>> state.action_info(state.legal_actions()[-1])
+        {'id': 7, 'text': '3', 'chance': True, 'kind': 'spin', 'spinner': 'A', 'values': [3], \
+'spaces': 3}
+        """
+        layout = self.game.layout
+        phase = self._pos[0]
+        if phase == CHOOSE:
+            kind = "gear" if 1 <= action <= 3 else "leave-crash"
+            return {"kind": kind, "gear": GEAR_NAMES[action]}
+        nb = len(layout.b_faces)
+        if phase == START:
+            j0, j1 = divmod(action - layout.start_base, nb)
+            return {"kind": "start-spin", "values": [layout.b_faces[j0], layout.b_faces[j1]]}
+        if action < layout.b_base:
+            spinner, values = "A", [layout.a_faces[action - GEAR_ACTIONS]]
+        elif action < layout.ab_base:
+            spinner, values = "B", [layout.b_faces[action - layout.b_base]]
+        else:
+            i, j = divmod(action - layout.ab_base, nb)
+            spinner, values = "A+B", [layout.a_faces[i], layout.b_faces[j]]
+        return {"kind": "spin", "spinner": spinner, "values": values, "spaces": sum(values)}
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.checkered_flag import tensor
+
+        track = self.game.track
+        return tensor.encode(
+            track.length,
+            self.game.goal,
+            self._pos,
+            self.current_player,
+            player,
+        )
 
     def render(self) -> str:
         return render_state(self)

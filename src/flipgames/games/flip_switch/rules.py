@@ -16,7 +16,7 @@ Action ids and notation are documented in :mod:`flipgames.games.flip_switch.nota
 >>> state.is_chance_node(), [(state.action_to_string(a), p) for a, p in state.chance_outcomes()]
 (True, [('heart', Fraction(1, 3)), ('square', Fraction(1, 3)), ('star', Fraction(1, 3))])
 >>> state = state.apply(state.parse_action("heart"))
->>> state.current_player, state.observation(None)["board"][1]
+>>> state.current_player, state.observation(None)["board"]["grid"][1]
 (1, [None, 'heart', None])
 """
 
@@ -35,6 +35,9 @@ from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, acti
 from flipgames.games.flip_switch.render import render_state
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 #: A tile square holding no revealed shape (face down).
@@ -107,6 +110,7 @@ class FlipSwitch(Game):
     player_names: ClassVar[tuple[str, ...]] = ("player 1", "player 2")
     has_chance: ClassVar[bool] = True
     repetition_draws: ClassVar[bool] = True
+    game_length_capped: ClassVar[bool] = True
     option_spec: ClassVar[tuple[Option, ...]] = (
         Option(
             "lines",
@@ -159,6 +163,30 @@ class FlipSwitch(Game):
         self.target = shapes // 2 + 1
         self.passing = self.options["no_move"] == "pass"
         self.lines = lines_through(size, self.options["lines"] == "edges")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Flips, switches, the pass and the shape outcomes (25 on the standard 3x3)."""
+        return self.layout.num_actions
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        """One outcome per shape."""
+        return len(self.layout.shapes)
+
+    @property
+    def max_game_length(self) -> int:
+        """A cap (switches can repeat positions): 500 plies a round; rounds of uniformly
+        drawn moves on 3x3 end within about 150."""
+        return 500 * self.rounds
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """``(3 * shapes + 6, size, size)``: see :mod:`flipgames.games.flip_switch.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flip_switch import tensor
+
+        return tensor.shape(self.layout.size, len(self.layout.shapes))
 
     def kernel(self) -> Kernel | None:
         """The compiled kernel of the published 3x3 game (3 shapes x 3 copies), any lines,
@@ -559,16 +587,18 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             self._round_wins(),
         )
 
-    def observation(self, player: int | None) -> JSON:
-        """Everything a player or spectator sees (nothing is hidden: face-down is ``None``).
+    def board_view(self, player: int | None) -> JSON:
+        """Everything a player or spectator sees. Nothing is hidden because nothing hidden
+        exists: a face-down tile is ``None`` in ``grid`` and its shape is not decided until
+        the chance node of its flip.
 
-        ``board[r][f]`` is rank ``r + 1``, file ``f`` (``board[0][0]`` is a1). ``mine`` and
+        ``grid[r][f]`` is rank ``r + 1``, file ``f`` (``grid[0][0]`` is a1). ``mine`` and
         ``theirs`` appear when the viewer is a player.
 
         >>> from flipgames import make
-        >>> obs = make("flip-switch").new_initial_state().observation(0)
-        >>> obs["board"][0], obs["unrevealed"], obs["to_move"], obs["mine"]["shapes"]
-        ([None, None, None], {'heart': 3, 'square': 3, 'star': 3}, 0, [])
+        >>> board = make("flip-switch").new_initial_state().observation(0)["board"]
+        >>> board["grid"][0], board["unrevealed"], board["mine"]["shapes"]
+        ([None, None, None], {'heart': 3, 'square': 3, 'star': 3}, [])
         """
         game = self.game
         layout = game.layout
@@ -577,18 +607,14 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         names: list[str | None] = [None if t == FACE_DOWN else shapes[t] for t in self._tiles]
         credited = [[shapes[k] for k, o in enumerate(self._owners) if o == p] for p in (0, 1)]
         wins = self._round_wins()
-        player_now = self.current_player
-        obs: JSON = {
-            "game": game.name,
-            "viewer": player,
+        view: JSON = {
             "size": size,
-            "board": [names[r * size : (r + 1) * size] for r in range(size)],
+            "grid": [names[r * size : (r + 1) * size] for r in range(size)],
             "shapes": list(shapes),
             "unrevealed": dict(zip(shapes, self._unrevealed(), strict=True)),
             "nullified": {shapes[k]: o for k, o in enumerate(self._owners) if o != UNCLAIMED},
             "credited": credited,
             "target": game.target,
-            "to_move": player_now if player_now >= 0 else None,
             "flipping": None,
             "banned_switch": None,
             "round": self._round_number(),
@@ -596,20 +622,59 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "round_results": [None if r == DRAWN else r for r in self._results],
             "round_wins": list(wins),
             "last_round": self._reason or None,
-            "status": self._status(),
-            "terminal": player_now == TERMINAL,
-            "returns": list(self.returns()),
-            "legal": [self.action_to_string(a) for a in self.legal_actions()],
             "scoring": self._scoring_lines(),
         }
         if self._pending >= 0:
-            obs["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
-        if self._last != NO_SWITCH and player_now >= 0:
-            obs["banned_switch"] = layout.to_string(layout.switch_base + self._last)
+            view["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
+        if self._last != NO_SWITCH and self.current_player >= 0:
+            view["banned_switch"] = layout.to_string(layout.switch_base + self._last)
         if player is not None:
             for label, who in (("mine", player), ("theirs", 1 - player)):
-                obs[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}
-        return obs
+                view[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}
+        return view
+
+    def _action_details(self, action: int) -> JSON:
+        """``flip`` (the ``square`` turned over), ``switch`` (``from`` and ``to``, the two
+        squares), ``pass``, or at a chance node ``reveal`` (the ``shape`` the flipped tile
+        shows, on ``square``).
+
+        >>> from flipgames import make
+        >>> state = make("flip-switch").new_initial_state().apply(4)
+        >>> state.action_info(state.legal_actions()[0])
+        {'id': 22, 'text': 'heart', 'chance': True, 'kind': 'reveal', 'square': 'b2', \
+'shape': 'heart'}
+        """
+        layout = self.game.layout
+        if action >= layout.outcome_base:
+            return {
+                "kind": "reveal",
+                "square": layout.squares[self._pending],
+                "shape": layout.shapes[action - layout.outcome_base],
+            }
+        if action < layout.switch_base:
+            return {"kind": "flip", "square": layout.squares[action]}
+        if action == layout.pass_id:
+            return {"kind": "pass"}
+        low, high = layout.pairs[action - layout.switch_base]
+        return {"kind": "switch", "from": layout.squares[low], "to": layout.squares[high]}
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flip_switch import tensor
+
+        game = self.game
+        banned = () if self._last == NO_SWITCH else game.layout.pairs[self._last]
+        return tensor.encode(
+            game.layout.size,
+            self._tiles,
+            self._owners,
+            self._pending,
+            banned,
+            self._round_wins(),
+            game.rounds,
+            self.current_player,
+            player,
+        )
 
     def _scoring_lines(self) -> list[JSON]:
         """The lines that credited a shape this round (the last round, once it is over), in
@@ -620,7 +685,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         >>> state = make("flip-switch").state_from_actions(
         ...     ["a1", "heart", "b1", "star", "b2", "heart", "c2", "star", "c3", "heart"]
         ... )
-        >>> state.observation(None)["scoring"]
+        >>> state.observation(None)["board"]["scoring"]
         [{'player': 0, 'shape': 'heart', 'squares': ['a1', 'b2', 'c3']}]
         """
         game = self.game
@@ -644,7 +709,8 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         found.reverse()
         return found
 
-    def _status(self) -> str:
+    def status_text(self) -> str:
+        """Whose turn, the flip being revealed, or how the match ended."""
         game = self.game
         names = game.player_names
         if self.is_terminal():
@@ -673,7 +739,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         layout = game.layout
         return render_state(
             title=f"{game.title} · round {self._round_number()} of {game.rounds} · "
-            f"{self._status()}",
+            f"{self.status_text()}",
             size=layout.size,
             tiles=self._tiles,
             owners=self._owners,

@@ -43,6 +43,9 @@ from flipgames.games.flipflop.notation import (
 from flipgames.games.flipflop.render import draw_board
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 WHITE: Final = 0
@@ -139,7 +142,27 @@ class FlipFlop(Game):
     title = "FlipFlop"
     player_names = COLOUR_NAMES
     repetition_draws = True
+    game_length_capped = True
     size: ClassVar[int] = 5
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """``origin * N*N + target`` for every pair of squares: 625 on 5x5, 81 on 3x3."""
+        return self.board.area**2
+
+    @property
+    def max_game_length(self) -> int:
+        """A cap (third repetitions make games finite but astronomically long at worst):
+        1,000 plies, far beyond any game played; random games on 5x5 end within about 300."""
+        return 1000
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """``(8, N, N)``: see :mod:`flipgames.games.flipflop.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipflop import tensor
+
+        return tensor.shape(self.board.size)
 
     @property
     def board(self) -> Board:
@@ -464,7 +487,7 @@ class FlipFlopState(State):
             if (owner := self._owner(sq)) is not None
         }
 
-    def status(self) -> str:
+    def status_text(self) -> str:
         """The state of play in words: whose turn and check, or how the game ended."""
         size, side = self._board.size, self._side
         name, goal = COLOUR_NAMES[side], square_name(self._board.goal[side], size)
@@ -485,43 +508,71 @@ class FlipFlopState(State):
             text += " (this position has occurred twice: a third time draws)"
         return text
 
-    def observation(self, player: int | None) -> JSON:
-        """Everything is public in FlipFlop: the board, goals, turn, check, repetitions.
+    def board_view(self, player: int | None) -> JSON:
+        """Everything is public in FlipFlop: the pieces (with ``mine`` for a player), the
+        goals, check and how often this position has occurred.
 
         >>> from flipgames import make
         >>> obs = make("flipflop-3x3").new_initial_state().observation(1)
-        >>> obs["viewer"], obs["to_move"], obs["goals"]
-        ('Black', 'White', {'White': 'b1', 'Black': 'b3'})
-        >>> obs["pieces"]["b3"]
-        {'owner': 'Black', 'face': 'rook', 'mine': True}
+        >>> obs["viewer"], obs["to_move"], obs["status"], obs["board"]["goals"]
+        (1, 0, 'playing', {'White': 'b1', 'Black': 'b3'})
+        >>> obs["board"]["pieces"]["b3"]
+        {'owner': 1, 'colour': 'Black', 'face': 'rook', 'mine': True}
         """
         size = self._board.size
         pieces = {
             square_name(sq, size): {
-                "owner": COLOUR_NAMES[owner],
+                "owner": owner,
+                "colour": COLOUR_NAMES[owner],
                 "face": FACE_NAMES[face],
                 **({} if player is None else {"mine": owner == player}),
             }
             for sq, (owner, face) in self._pieces().items()
         }
-        terminal = self.is_terminal()
         return {
-            "game": self.game.name,
             "size": size,
-            "viewer": "spectator" if player is None else COLOUR_NAMES[player],
-            "to_move": None if terminal else COLOUR_NAMES[self._side],
             "pieces": pieces,
             "goals": {COLOUR_NAMES[c]: square_name(self._board.goal[c], size) for c in (0, 1)},
             "in_check": self.in_check,
             "occurrences": self._occurrences,
-            "legal_actions": [self.action_to_string(a) for a in self.legal_actions()],
-            "status": self.status(),
-            "result": self.result(),
         }
+
+    def _action_details(self, action: int) -> JSON:
+        """``move`` or ``capture``, ``from``, ``to`` and the ``face`` the piece shows before
+        it moves (it lands showing the other one).
+
+        >>> from flipgames import make
+        >>> make("flipflop-3x3").new_initial_state().action_info(16)
+        {'id': 16, 'text': 'b1xb3', 'chance': False, 'kind': 'capture', 'from': 'b1', \
+'to': 'b3', 'face': 'rook'}
+        """
+        origin, target = self._squares_of(action)
+        size = self._board.size
+        return {
+            "kind": "capture" if self._is_capture(origin, target) else "move",
+            "from": square_name(origin, size),
+            "to": square_name(target, size),
+            "face": FACE_NAMES[self._face(origin)],
+        }
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipflop import tensor
+
+        return tensor.encode(
+            self._board.size,
+            (self._white, self._black),
+            self._bishops,
+            self._board.goal,
+            self._side,
+            self._occurrences,
+            self.is_terminal(),
+            player,
+        )
 
     def render(self) -> str:
         board = self._board
-        return draw_board(board.size, self._pieces(), board.goal, [self.status()])
+        return draw_board(board.size, self._pieces(), board.goal, [self.status_text()])
 
 
 def rules_text(board: Board) -> str:

@@ -47,6 +47,7 @@ from flipgames.games.flipfour.notation import (
     MOVE_BASE,
     MOVES,
     MOVES_FROM,
+    NUM_ACTIONS,
     Drop,
     Move,
     action_text,
@@ -56,6 +57,9 @@ from flipgames.games.flipfour.notation import (
 from flipgames.games.flipfour.render import render_state
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.kernel import Kernel
 
 PIECES_IN_HAND: Final = 4
@@ -104,6 +108,26 @@ class FlipFour(Game):
     title = "FlipFour"
     player_names = PLAYER_NAMES
     repetition_draws = True
+    game_length_capped = True
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """370: 50 drops and 320 moves (see :mod:`~flipgames.games.flipfour.notation`)."""
+        return NUM_ACTIONS
+
+    @property
+    def max_game_length(self) -> int:
+        """A cap (moves can repeat positions for a very long time before a third
+        occurrence): 5,000 plies; random games mostly end within a few hundred."""
+        return 5000
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """``(8, 5, 5)``: see :mod:`flipgames.games.flipfour.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipfour import tensor
+
+        return tensor.SHAPE
 
     def new_initial_state(self) -> FlipFourState:
         return FlipFourState(self)
@@ -418,45 +442,70 @@ class FlipFourState(State):
         line = " ".join(SQUARE_NAMES[s] for s in self.winning_line())
         return f"{winner} wins: four in a row {line}"
 
-    def observation(self, player: int | None) -> JSON:
-        """Everything on the board and in hand (FlipFour hides nothing), from ``player``'s
-        point of view: ``mine`` and ``theirs`` when a player views, omitted for a spectator.
+    def board_view(self, player: int | None) -> JSON:
+        """Everything on the board and in hand (FlipFour hides nothing): ``pieces`` by
+        square, pieces ``in_hand`` per player, the winner, why the game ended, the winning
+        line and how often this position has occurred; ``mine`` and ``theirs`` when a player
+        views, omitted for a spectator.
 
         >>> from flipgames import make
         >>> state = make("flipfour").new_initial_state()
         >>> state = state.apply(state.parse_action("B@c3"))
-        >>> view = state.observation(1)
-        >>> view["board"], view["to_move"], view["mine"], view["theirs"]
-        ({'c3': {'owner': 0, 'face': 'B'}}, 1, {'player': 1, 'in_hand': 4}, \
+        >>> board = state.observation(1)["board"]
+        >>> board["pieces"], board["mine"], board["theirs"]
+        ({'c3': {'owner': 0, 'face': 'bishop'}}, {'player': 1, 'in_hand': 4}, \
 {'player': 0, 'in_hand': 3})
         """
-        if player not in (0, 1, None):
-            raise ValueError(f"FlipFour observers are player 0, 1 or None, got {player!r}")
-        board = {}
+        pieces = {}
         for square in range(NUM_SQUARES):
             piece = self.piece_at(square)
             if piece is not None:
-                board[SQUARE_NAMES[square]] = {"owner": piece[0], "face": FACE_LETTERS[piece[1]]}
-        terminal = self.is_terminal()
+                pieces[SQUARE_NAMES[square]] = {"owner": piece[0], "face": FACE_NAMES[piece[1]]}
         view: JSON = {
-            "game": self.game.name,
-            "viewer": player,
-            "board": board,
+            "pieces": pieces,
             "in_hand": list(self._hands),
-            "to_move": None if terminal else self._player,
-            "status": "playing" if not terminal else "drawn" if self.winner is None else "won",
-            "status_text": self.status_text(),
-            "result": self.result(),
             "winner": self.winner,
             "end_reason": self.end_reason(),
             "winning_line": [SQUARE_NAMES[s] for s in self.winning_line()],
             "occurrences": self.occurrences(),
-            "legal_actions": [action_text(a) for a in self.legal_actions()],
         }
         if player is not None:
             view["mine"] = {"player": player, "in_hand": self._hands[player]}
             view["theirs"] = {"player": 1 - player, "in_hand": self._hands[1 - player]}
         return view
+
+    def _action_details(self, action: int) -> JSON:
+        """``drop`` (``to`` and the ``face`` put up) or ``move`` (``from``, ``to`` and the
+        ``face`` shown before the move; the piece lands showing the other).
+
+        >>> from flipgames import make
+        >>> make("flipfour").new_initial_state().action_info(37)
+        {'id': 37, 'text': 'B@c3', 'chance': False, 'kind': 'drop', 'to': 'c3', 'face': 'bishop'}
+        """
+        if action < MOVE_BASE:
+            face, to = divmod(action, NUM_SQUARES)
+            return {"kind": "drop", "to": SQUARE_NAMES[to], "face": FACE_NAMES[face]}
+        frm, to = MOVES[action - MOVE_BASE]
+        return {
+            "kind": "move",
+            "from": SQUARE_NAMES[frm],
+            "to": SQUARE_NAMES[to],
+            "face": FACE_NAMES[self._bishops >> frm & 1],
+        }
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.flipfour import tensor
+
+        return tensor.encode(
+            (self._white, self._black),
+            self._bishops,
+            self._hands,
+            self._player,
+            self.occurrences(),
+            self.is_terminal(),
+            player,
+        )
 
     def render(self) -> str:
         return render_state(self)

@@ -65,5 +65,5 @@ def render_state(state: RubiksFlipState) -> str:
     )
     legend = "   [X] locked" + ("   *X* winning row" if winning else "")
     lines.append(f"In hand: {hands}{legend}")
-    lines.append(state.status())
+    lines.append(state.status_text())
     return "\n".join(lines)

@@ -32,6 +32,7 @@ from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.notation import (
     COLOUR_LETTERS,
     FLAP_TARGET,
+    FLIP_PARTS,
     LETTER_OWNER,
     NO_FLIP,
     NUM_SQUARES,
@@ -52,6 +53,9 @@ from flipgames.games.rubiks_flip.notation import (
 from flipgames.games.rubiks_flip.render import render_state
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
 
 TILES_PER_PLAYER: Final = 8
@@ -174,6 +178,24 @@ class RubiksFlip(Game):
             spread_king if self.options["lock"] == "king" else spread_orthogonal
         )
         self.mover_first: bool = self.options["both"] == "mover"
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """544 with ``flip=inplace``, 2,080 with ``flip=flap`` (flip parts x 32 placements)."""
+        return FLIP_PARTS[self.flap] * PLACEMENTS
+
+    @property
+    def max_game_length(self) -> int:
+        """16: every turn places a tile and the board has 16 squares."""
+        return NUM_SQUARES
+
+    @property
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """``(8, 4, 4)``: see :mod:`flipgames.games.rubiks_flip.tensor`."""
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.rubiks_flip import tensor
+
+        return tensor.SHAPE
 
     def new_initial_state(self) -> RubiksFlipState:
         return RubiksFlipState(self)
@@ -312,7 +334,7 @@ class RubiksFlipState(State):
         flap = self._rules.flap
         return tuple(format_flip(source, target, flap) for _, source, target in self._flips())
 
-    def status(self) -> str:
+    def status_text(self) -> str:
         """One line saying whose turn it is and what they must do, or how the game ended."""
         names = self._rules.player_names
         if self._winner != NO_WINNER:
@@ -421,7 +443,7 @@ class RubiksFlipState(State):
     def parse_action(self, text: str) -> int:
         turn = parse_turn(text, self._rules.flap)
         if self._player == TERMINAL:
-            raise IllegalActionError(f"{text!r}: the game is over ({self.status()})")
+            raise IllegalActionError(f"{text!r}: the game is over ({self.status_text()})")
         me = self._player
         owner, face = LETTER_OWNER[turn.letter]
         if owner != me:
@@ -497,13 +519,16 @@ class RubiksFlipState(State):
         # the last mover, so the three boards are the whole position.
         return (self._tiles[0], self._tiles[1], self._faces)
 
-    def observation(self, player: int | None) -> JSON:
-        """Everything is public in Rubik's Flip, so every viewer sees the same board.
+    def board_view(self, player: int | None) -> JSON:
+        """Everything is public in Rubik's Flip: every square (empty: None), the flips open
+        to the side to move, tiles in hand, each player's colours, the winner and the winning
+        row; ``my_colours`` and ``their_colours`` when a player views.
 
         >>> from flipgames import make
         >>> state = make("rubiks-flip").new_initial_state()
         >>> obs = state.apply(state.parse_action("a1B")).observation(1)
-        >>> obs["squares"]["a1"], obs["to_move"], obs["flip_choices"], obs["my_colours"]
+        >>> board = obs["board"]
+        >>> board["squares"]["a1"], obs["to_move"], board["flip_choices"], board["my_colours"]
         ({'owner': 0, 'colour': 'B', 'locked': False}, 1, ['a1'], ['Y', 'W'])
         """
         locked = self.locked_mask()
@@ -519,25 +544,54 @@ class RubiksFlipState(State):
                     "locked": bool(locked >> index & 1),
                 }
             )
-        over = self._player == TERMINAL
-        observation: JSON = {
-            "game": self._rules.name,
-            "options": dict(self._rules.options),
-            "viewer": player,
+        view: JSON = {
+            "flip": self._rules.options["flip"],
             "squares": squares,
-            "to_move": None if over else self._player,
             "flip_choices": list(self.flip_choices()),
             "tiles_in_hand": [self.in_hand(0), self.in_hand(1)],
             "colours": [list(COLOUR_LETTERS[0]), list(COLOUR_LETTERS[1])],
-            "status": self.status(),
-            "result": self.result(),
             "winner": self.winner,
             "winning_squares": list(self.winning_squares),
         }
         if player is not None:
-            observation["my_colours"] = list(COLOUR_LETTERS[player])
-            observation["their_colours"] = list(COLOUR_LETTERS[1 - player])
-        return observation
+            view["my_colours"] = list(COLOUR_LETTERS[player])
+            view["their_colours"] = list(COLOUR_LETTERS[1 - player])
+        return view
+
+    def _action_details(self, action: int) -> JSON:
+        """``place``: the square placed on (``to``) and the ``colour`` put face up, after the
+        ``flip`` (``{"from", "to"}``: where the flipped tile stood and where it ends, the same
+        square unless ``flip=flap``; None for a turn without a flip).
+
+        >>> from flipgames import make
+        >>> state = make("rubiks-flip").new_initial_state()
+        >>> state = state.apply(state.parse_action("b2R"))
+        >>> state.action_info(state.parse_action("b2/c3Y"))["flip"]
+        {'from': 'b2', 'to': 'b2'}
+        """
+        part, rest = divmod(action, PLACEMENTS)
+        flip = decode_flip(part, self._rules.flap)
+        return {
+            "kind": "place",
+            "to": SQUARE_NAMES[rest >> 1],
+            "colour": COLOUR_LETTERS[self.to_move][rest & 1],
+            "flip": None
+            if flip is None
+            else {"from": SQUARE_NAMES[flip[0]], "to": SQUARE_NAMES[flip[1]]},
+        }
+
+    def _tensor(self, player: int) -> npt.NDArray[np.float32]:
+        # numpy loads on first use, not with the rules.
+        from flipgames.games.rubiks_flip import tensor
+
+        return tensor.encode(
+            self._tiles,
+            self._faces,
+            self.locked_mask(),
+            (self.in_hand(0), self.in_hand(1)),
+            self._player,
+            player,
+        )
 
     def render(self) -> str:
         return render_state(self)

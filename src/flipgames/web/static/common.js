@@ -1,15 +1,5 @@
-// What the pages share: game pitches and art, the board module for a game, the players card,
+// What the pages share: game art, the board module for a game, the players card,
 // the move list, result wording, toasts and the "my games" list kept in this browser.
-
-/** Short pitches for the lobby (the engine's rules text is on /rules/{game}). */
-export const PITCHES = {
-  flipflop: "A chess-like duel on 5x5. Every piece moves as a rook (+) or a bishop (×) and turns over after each move. Land on the enemy goal and survive a turn.",
-  "flipflop-3x3": "The designer's favourite: FlipFlop on a tiny 3x3 board. Fully solved, so the analysis switch shows the perfect-play value of every move.",
-  flipfour: "Four two-faced pieces each. Drop them or move them, rook or bishop style, and make four in a line first.",
-  "rubiks-flip": "Place your two-colour tiles, flip your rival's. Three of one colour in a locked row wins.",
-  "flip-switch": "Nine tiles face down. Flip to reveal, switch neighbours to line up three of a shape. First to two shapes wins.",
-  "checkered-flag": "A push-your-luck race: shift gears, spin, dodge the crash spaces and take the checkered flag.",
-};
 
 /** A small picture per game for cards and dialogs (static SVG markup, no user data). */
 export const ART = {
@@ -36,18 +26,14 @@ export const ART = {
     <path d="M0 0h10v10H0zM20 0h10v10H20zM40 0h10v10H40zM10 10h10v10H10zM30 10h10v10H30zM50 10h10v10H50zM0 20h10v10H0zM20 20h10v10H20zM40 20h10v10H40zM10 30h10v10H10zM30 30h10v10H30zM50 30h10v10H50z" class="art-checks"/></g></svg>`,
 };
 
-/** The board module that draws `game` (both FlipFlop sizes share one). */
-export function loadBoard(game) {
-  const file = game.startsWith("flipflop") ? "flipflop" : game;
-  return import(`/static/boards/${file}.js`);
+/** The board module named by a view's or a game's `board` (both FlipFlop sizes share one). */
+export function loadBoard(board) {
+  return import(`/static/boards/${board}.js`);
 }
 
-/** The engine's own one-line status for this position, if its observation has one. */
+/** The engine's own one-line status for this position (every observation has one). */
 export function engineStatus(view) {
-  const obs = view.observation || {};
-  if (typeof obs.status_text === "string") return obs.status_text;
-  if (typeof obs.status === "string" && !["playing", "over", "finished"].includes(obs.status)) return obs.status;
-  return "";
+  return view.observation ? view.observation.status_text : "";
 }
 
 /** The status line: whose turn, then the engine's own words when they add something. */

@@ -189,7 +189,7 @@ async function setUp() {
   document.title = `${view.title} · flipgames arcade`;
   $("game-title").textContent = view.title;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
-  boardModule = await loadBoard(view.game);
+  boardModule = await loadBoard(view.board);
   makeBoard();
   $("flip-board").hidden = !boardModule.canFlip;
   $("sound-toggle").checked = localStorage.getItem("flipgames.sound") === "on";

@@ -3,7 +3,7 @@
 // as GET /api/games describes them; and the matches this browser has played.
 
 import { api } from "./api.js";
-import { ART, PITCHES, cap, myMatches, rememberMatch } from "./common.js";
+import { ART, cap, myMatches, rememberMatch } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
 let games = [];
@@ -19,7 +19,7 @@ function card(game) {
   item.querySelector("h2").textContent = game.title;
   // Every card has a Play button: its name says which game it starts.
   item.querySelector(".play .sr-only").textContent = ` ${game.title}`;
-  item.querySelector(".pitch").textContent = PITCHES[game.name] || "";
+  item.querySelector(".pitch").textContent = game.pitch;
   const tags = [`${game.players.length} players`];
   if (game.has_chance) tags.push("luck");
   if (game.solved) tags.push("solved");
@@ -74,7 +74,7 @@ function option(opt) {
 function openDialog(game) {
   chosen = game;
   $("new-game-title").textContent = game.title;
-  $("new-game-pitch").textContent = PITCHES[game.name] || "";
+  $("new-game-pitch").textContent = game.pitch;
   $("new-game-art").innerHTML = ART[game.name] || "";
   $("new-game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
   $("new-game-error").textContent = "";

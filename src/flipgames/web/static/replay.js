@@ -90,7 +90,7 @@ async function start() {
   $("result-detail").textContent = engineStatus(final);
   $("record-link").href = api.recordUrl(id);
   document.body.dataset.game = final.game;
-  boardModule = await loadBoard(final.game);
+  boardModule = await loadBoard(final.board);
   board = boardModule.createBoard($("board"), { seat: null, onAction: () => toast("This is a replay.") });
   $("slider").max = frames.length - 1;
   go(0);

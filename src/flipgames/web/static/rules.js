@@ -2,7 +2,7 @@
 // tabs for the other games and a button to start one.
 
 import { api, matchIdFromPath } from "./api.js";
-import { ART, PITCHES } from "./common.js";
+import { ART } from "./common.js";
 
 const name = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -70,7 +70,8 @@ async function start() {
     header.innerHTML = `<div class="card-art">${ART[rules.name] || ""}</div><div><h2></h2><p class="muted"></p>` +
       `<a class="button primary"></a></div>`;
     header.querySelector("h2").textContent = rules.title;
-    header.querySelector("p").textContent = PITCHES[rules.name] || "";
+    const info = games.find((game) => game.name === rules.name);
+    header.querySelector("p").textContent = info ? info.pitch : "";
     header.querySelector("a").textContent = `Play ${rules.title}`;
     header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
     article.replaceChildren(header, ...layout(rules.text, rules.title));

@@ -91,13 +91,6 @@ function lastSpin(history) {
   return null;
 }
 
-/** Spinner faces from the engine's text render ("Spinner A: 1 2 3 · Spinner B: 1 2 ..."). */
-function spinnerFaces(text) {
-  const m = /Spinner A: ([0-9 ]+?)\s*·\s*Spinner B: ([0-9 ]+)/.exec(text || "");
-  const parse = (s) => s.trim().split(/\s+/).map(Number);
-  return m ? { A: parse(m[1]), B: parse(m[2]) } : { A: [1, 2, 3], B: [1, 2, 3, 4, 5, 6] };
-}
-
 const GEAR_WORDS = { "1": "1st gear", "2": "2nd gear", "3": "3rd gear", C2: "to C2", N: "to N" };
 
 /** How to read the move list (shown under it). */
@@ -279,7 +272,7 @@ export function createBoard(host, ctx) {
       button.addEventListener("click", () => ctx.onAction(action));
       buttons.append(button);
     }
-    const box = boxes[obs.to_move];
+    const box = boxes[obs.mover];
     for (const action of view.legal || []) {
       const circle = box && box[action];
       if (circle) circle.classList.add("choosable");
@@ -308,10 +301,10 @@ export function createBoard(host, ctx) {
   return {
     update(next, options) {
       view = next;
-      const obs = next.observation;
+      const obs = next.observation.board;
       if (built !== JSON.stringify(obs.track)) {
         buildTrack(obs.track);
-        buildInfield(spinnerFaces(next.text));
+        buildInfield(obs.spinners);
         buildCars();
         built = JSON.stringify(obs.track);
       }
@@ -324,7 +317,7 @@ export function createBoard(host, ctx) {
         }
       });
       const spin = lastSpin(next.history || []);
-      for (const g of svg.querySelectorAll(".gearbox")) g.classList.toggle("to-move", Number(g.dataset.gearbox) === obs.to_move && next.status !== "finished");
+      for (const g of svg.querySelectorAll(".gearbox")) g.classList.toggle("to-move", Number(g.dataset.gearbox) === obs.mover && next.status !== "finished");
       setSpinner("A", spin ? spin.A : undefined);
       setSpinner("B", spin ? spin.B : undefined);
       // The start spin is both players spinning B: show both numbers.

@@ -51,7 +51,7 @@ export function describeTurns(history, actors = []) {
 
 /** The result card's lines: who scored which shape with which line. */
 export function resultLines(view) {
-  return (view.observation.scoring || []).map((line) =>
+  return (view.observation.board.scoring || []).map((line) =>
     `${cap(view.players[line.player] || `player ${line.player + 1}`)} scored ${line.shape}: ${line.squares.join(" ")}`);
 }
 
@@ -80,7 +80,7 @@ export function createBoard(host, ctx) {
 
   function drawScoring() {
     lines.replaceChildren();
-    for (const line of view.observation.scoring || []) {
+    for (const line of view.observation.board.scoring || []) {
       const ends = [line.squares[0], line.squares[line.squares.length - 1]].map((square) => {
         const [x, y] = grid.xy(square);
         return [x + CELL / 2, y + CELL / 2];
@@ -146,11 +146,11 @@ export function createBoard(host, ctx) {
 
   function drawTray() {
     grid.tray.replaceChildren();
-    const obs = view.observation;
+    const obs = view.observation.board;
     const side = obs.size * CELL + 2 * MARGIN;
     [0, 1].forEach((player) => {
       const x = player === 0 ? MARGIN : side / 2 + 10;
-      const box = el("g", { class: `credits ${obs.to_move === player ? "to-move" : ""}`, "data-credits": player });
+      const box = el("g", { class: `credits ${view.observation.to_move === player ? "to-move" : ""}`, "data-credits": player });
       const rounds = obs.rounds > 1 ? ` · rounds ${obs.round_wins[player]}` : "";
       box.append(label(x + 100, 14, `${view.players[player]}${rounds}`, "tray-label"));
       for (let i = 0; i < obs.target; i += 1) {
@@ -180,7 +180,7 @@ export function createBoard(host, ctx) {
 
   return {
     update(next, opts) {
-      const obs = next.observation;
+      const obs = next.observation.board;
       if (!grid || grid.size !== obs.size) build(obs.size);
       view = next;
       options = opts;
@@ -191,7 +191,7 @@ export function createBoard(host, ctx) {
         if (m) grid.pieces.swap(m[1], m[2], opts.reverse ? 0 : step);
       });
       const wanted = new Map();
-      obs.board.forEach((row, rank) => row.forEach((shape, file) => {
+      obs.grid.forEach((row, rank) => row.forEach((shape, file) => {
         wanted.set(String.fromCharCode(97 + file) + (rank + 1), { shape, nullified: shape !== null && Object.hasOwn(obs.nullified, shape) });
       }));
       if (obs.flipping) wanted.get(obs.flipping.square).flipping = true;

@@ -83,7 +83,7 @@ export function createBoard(host, ctx) {
 
   return {
     update(next, opts) {
-      const obs = next.observation;
+      const obs = next.observation.board;
       if (!grid || grid.size !== obs.size) build(obs);
       view = next;
       options = opts;
@@ -93,15 +93,15 @@ export function createBoard(host, ctx) {
       const wanted = new Map(Object.entries(obs.pieces));
       grid.pieces.sync(
         wanted,
-        (p) => makeFacePiece(p.owner.toLowerCase()),
-        (piece, p) => setFace(piece, p.face, p.owner.toLowerCase()),
+        (p) => makeFacePiece(p.colour.toLowerCase()),
+        (piece, p) => setFace(piece, p.face, p.colour.toLowerCase()),
         Math.max(0, opts.fresh.length - 1),
       );
       const last = next.last ? parseMove(next.last.action) : null;
       grid.mark(last ? [last.from, last.to] : [], "last");
       // A goal with an enemy piece on it is a check (at checkmate nobody is "to move").
       const attacked = Object.entries(obs.goals)
-        .filter(([owner, square]) => obs.pieces[square] && obs.pieces[square].owner !== owner)
+        .filter(([colour, square]) => obs.pieces[square] && obs.pieces[square].colour !== colour)
         .map(([, square]) => square);
       grid.mark(attacked, "check");
       grid.mark([], "hint");

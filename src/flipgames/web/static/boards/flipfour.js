@@ -89,7 +89,7 @@ export function createBoard(host, ctx) {
   // The tray: each side's pieces in hand, and for the mover the two faces to drop.
   function drawTray() {
     grid.tray.replaceChildren();
-    const obs = view.observation;
+    const obs = view.observation.board;
     const side = 5 * CELL + 2 * MARGIN;
     obs.in_hand.forEach((count, player) => {
       const right = player === (ctx.seat === 1 ? 0 : 1);
@@ -104,7 +104,7 @@ export function createBoard(host, ctx) {
     });
     if (!options.interactive) return;
     const drops = new Set(legal().filter((a) => a.face).map((a) => a.face));
-    const mover = OWNERS[obs.to_move];
+    const mover = OWNERS[view.observation.to_move];
     ["R", "B"].forEach((face, i) => {
       if (!drops.has(face)) return;
       const chosen = picked && picked.face === face;
@@ -133,16 +133,16 @@ export function createBoard(host, ctx) {
       options = opts;
       picked = null;
       replayMoves(grid, opts, parseAction);
-      const wanted = new Map(Object.entries(next.observation.board));
+      const wanted = new Map(Object.entries(next.observation.board.pieces));
       grid.pieces.sync(
         wanted,
         (p) => makeFacePiece(OWNERS[p.owner]),
-        (piece, p) => setFace(piece, FACES[p.face], OWNERS[p.owner]),
+        (piece, p) => setFace(piece, p.face, OWNERS[p.owner]),
         Math.max(0, opts.fresh.length - 1),
       );
       const last = next.last ? parseAction(next.last.action) : null;
       grid.mark(last ? [last.from, last.to].filter(Boolean) : [], "last");
-      grid.mark(next.observation.winning_line || [], "win");
+      grid.mark(next.observation.board.winning_line || [], "win");
       grid.mark([], "hint");
       drawTargets();
       drawTray();

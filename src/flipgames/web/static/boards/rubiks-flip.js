@@ -104,7 +104,7 @@ export function createBoard(host, ctx) {
   function drawPreview() {
     for (const old of grid.marks.querySelectorAll(".preview")) old.remove();
     if (!flip) return;
-    const tile = view.observation.squares[flip];
+    const tile = view.observation.board.squares[flip];
     if (!tile) return;
     const [x, y] = grid.xy(to || flip);
     const ghost = makeTile();
@@ -116,7 +116,7 @@ export function createBoard(host, ctx) {
 
   function drawTray() {
     grid.tray.replaceChildren();
-    const obs = view.observation;
+    const obs = view.observation.board;
     const side = 4 * CELL + 2 * MARGIN;
     obs.tiles_in_hand.forEach((count, player) => {
       const x = player === 0 ? MARGIN : side - MARGIN - 150;
@@ -130,7 +130,7 @@ export function createBoard(host, ctx) {
       grid.tray.append(hand);
     });
     if (!options.interactive) return;
-    const mine = obs.colours[obs.to_move];
+    const mine = obs.colours[view.observation.to_move];
     if (!mine.includes(colour)) colour = mine[0];
     const { step } = stage();
     const prompt = {
@@ -171,11 +171,11 @@ export function createBoard(host, ctx) {
         const t = parseTurn(text);
         return t && t.to ? { from: t.flip, to: t.to } : null;
       });
-      const wanted = new Map(Object.entries(next.observation.squares).filter(([, tile]) => tile));
+      const wanted = new Map(Object.entries(next.observation.board.squares).filter(([, tile]) => tile));
       grid.pieces.sync(wanted, makeTile, setTile, Math.max(0, opts.fresh.length - 1));
       const last = next.last ? parseTurn(next.last.action) : null;
       grid.mark(last ? [last.flip, last.to, last.place].filter(Boolean) : [], "last");
-      grid.mark(next.observation.winning_squares || [], "win");
+      grid.mark(next.observation.board.winning_squares || [], "win");
       grid.mark([], "hint");
       redraw();
     },
