@@ -62,7 +62,9 @@ def test_a_long_solve_shows_a_progress_bar_on_a_terminal_only(
 
 def test_the_computer_shows_that_it_is_thinking(terminal: Start) -> None:
     term = terminal("play", "flipflop", "--vs", "hard", "--seat", "2", "--seed", "3")
-    term.read_until("White (alphabeta) is thinking...")
+    # The compiled alpha-beta where the game has a kernel ("alphabeta-kernel").
+    term.read_until("White (alphabeta")
+    term.read_until(") is thinking...")
     term.read_until("Black to move")
     term.type("quit\n")
     assert term.wait() == 0
