@@ -124,13 +124,38 @@ def cmd_play(args: argparse.Namespace) -> int:
         level = "perfect" if catalog.solution_ready(game) else "hard"
         hint = level_agent(game, level, random.Random(seed + 1))
     print(f"{game.title}, seed {seed} (replay the same chance with --seed {seed})")
+
+    def keep(state: State) -> None:
+        # After every action, so that nothing played is lost even if the process is killed
+        # (a signal can end it while compiled code runs, before Python sees Ctrl-C).
+        if save is not None:
+            _write_atomically(save, dumps_record(make_record(state, seed=seed)))
+
     with TerminalProgress.for_command() as progress:
         outcome = play_game(
-            game.new_initial_state(), agents, rng, input, sys.stdout, hint, progress.thinking
+            game.new_initial_state(),
+            agents,
+            rng,
+            input,
+            sys.stdout,
+            hint,
+            progress.thinking,
+            reached=keep,
         )
     if save is not None:
         _save_record(save, dumps_record(make_record(outcome.state, seed=seed)))
     return EXIT_INTERRUPTED if outcome.interrupted else 0
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step (a reader never sees half a record). A
+    failure is left to the final save, which reports it and prints the record."""
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(text)
+        os.replace(partial, path)
+    except OSError:
+        partial.unlink(missing_ok=True)
 
 
 def _save_record(path: Path, text: str) -> None:

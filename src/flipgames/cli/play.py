@@ -60,6 +60,7 @@ def play_game(
     out: TextIO,
     hint: Agent | None = None,
     thinking: Thinking = _no_thinking,
+    reached: Callable[[State], None] | None = None,
 ) -> PlayOutcome:
     """Play from ``state`` until the game ends, the human quits or Ctrl-C; return how it ended.
 
@@ -67,13 +68,16 @@ def play_game(
     ``read`` (``input``-like; EOFError ends the game early). ``hint``, if given, answers the
     ``hint`` command. ``thinking`` wraps every agent's (and hint's) choice, to show a line
     while it thinks. Ctrl-C (KeyboardInterrupt) at any point stops the game with every action
-    so far kept in the returned state.
+    so far kept in the returned state. ``reached``, if given, is called with every state the
+    game reaches (``play --save`` writes the record there, so even a killed process keeps it).
     """
     steps = _steps(state, agents, rng, read, out, hint, thinking)
     last = state
     try:
-        for reached in steps:
-            last = reached
+        for step in steps:
+            last = step
+            if reached is not None:
+                reached(step)
     except KeyboardInterrupt:
         print("\ninterrupted: stopping the game", file=out)
         return PlayOutcome(last, interrupted=True)
