@@ -1,7 +1,5 @@
 """``python -m flipgames`` runs the command line."""
 
-import sys
+from flipgames.cli.main import run
 
-from flipgames.cli.main import main
-
-sys.exit(main())
+run()

@@ -411,3 +411,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def run() -> NoReturn:
+    """The console entry (``flipgames`` and ``python -m flipgames``): exit with :func:`main`'s
+    code. After Ctrl-C the process leaves at once with 130, the record already saved: Python
+    would otherwise end a process that ever saw a KeyboardInterrupt inside some C code (the
+    compiled search is one) by re-raising SIGINT at exit, whatever the code (exit status -2)."""
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
