@@ -32,6 +32,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 I64 = npt.NDArray[np.int64]
@@ -101,3 +103,26 @@ def grow(array: I64, needed: int) -> I64:
     bigger = np.empty(max(needed, 2 * len(array)), dtype=array.dtype)
     bigger[: len(array)] = array
     return bigger
+
+
+@jit
+def store_playout(
+    returns: npt.NDArray[np.int8],
+    plies: npt.NDArray[np.int32],
+    record: I64,
+    actions: I64,
+    game: int,
+    status: int,
+    length: int,
+) -> int:
+    """Store one finished playout of a batch: the first player's return for ``status`` (a
+    :mod:`flipgames.core.kernel` status code), its length and, for the first games, its actions.
+    Returns 1 if the playout was cut at the ply cap (still ongoing), else 0."""
+    plies[game] = length
+    if status == FIRST_WINS:
+        returns[game] = 1
+    elif status == SECOND_WINS:
+        returns[game] = -1
+    if game < record.shape[0]:
+        record[game, :] = actions[: record.shape[1]]
+    return 1 if status == ONGOING else 0

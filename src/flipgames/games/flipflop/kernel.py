@@ -34,7 +34,15 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
-from flipgames.core.jit import FILTER_WORDS, below, grow, jit, occurrences, seeded
+from flipgames.core.jit import (
+    FILTER_WORDS,
+    below,
+    grow,
+    jit,
+    occurrences,
+    seeded,
+    store_playout,
+)
 from flipgames.core.kernel import (
     DRAWN,
     FIRST_WINS,
@@ -273,15 +281,7 @@ def _playouts(
             moves,
             no_legal,
         )
-        plies[g] = length
-        if status == FIRST_WINS:
-            returns[g] = 1
-        elif status == SECOND_WINS:
-            returns[g] = -1
-        elif status == ONGOING:
-            capped += 1
-        if g < record.shape[0]:
-            record[g, :] = actions[: record.shape[1]]
+        capped += store_playout(returns, plies, record, actions, g, status, length)
     return returns, plies, capped
 
 

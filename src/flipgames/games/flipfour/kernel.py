@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded
+from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
 from flipgames.games.flipfour.board import NUM_SQUARES, REACH, WINDOWS, WINDOWS_THROUGH
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
@@ -220,15 +220,7 @@ def _playouts(
     for g in range(n):
         actions[:] = -1
         status, length = _play(actions, rng, max_plies, tables, history, seen, moves, no_legal)
-        plies[g] = length
-        if status == FIRST_WINS:
-            returns[g] = 1
-        elif status == SECOND_WINS:
-            returns[g] = -1
-        elif status == ONGOING:
-            capped += 1
-        if g < record.shape[0]:
-            record[g, :] = actions[: record.shape[1]]
+        capped += store_playout(returns, plies, record, actions, g, status, length)
     return returns, plies, capped
 
 
