@@ -24,6 +24,7 @@ from flipgames.cli.bench import add_bench_command
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
+from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
@@ -374,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
+
+    add_puzzle_command(game_command, _game, _count)
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)

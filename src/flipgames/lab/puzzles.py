@@ -1,0 +1,427 @@
+"""Puzzles from solved positions: "win in N" with a unique winning move, and "best gear".
+
+Three games have puzzles, each checked by an exact solver:
+
+* **FlipFlop 3x3** (``flipflop-3x3``): the retrograde solution knows every position's value
+  and remoteness. A puzzle is a position where exactly one move wins; "win in N" counts the
+  mover's own moves (``N = (remoteness + 1) / 2`` plies).
+* **Rubik's Flip** (``rubiks-flip``): endings with at most :data:`RUBIKS_EMPTY` empty squares,
+  searched exactly by the compiled alpha-beta search (:mod:`flipgames.solvers.alphabeta`).
+  Exactly one whole turn (flip and place) wins; N, the fewest of the mover's turns that force
+  the win, comes from a depth-limited exhaustive search of the same kernel.
+* **Checkered Flag** (``checkered-flag``): the stochastic solver gives the exact probability
+  of winning after each gear choice. A puzzle asks which gear gives the best chance; the best
+  gear is unique and at least :data:`MIN_MARGIN` ahead of the next.
+
+Each puzzle is reproducible from its seed: :func:`make_puzzles` with ``count`` and ``seed``
+gives the same puzzles every time (puzzle ``i`` of a batch comes from seed ``seed + i``, so
+``--seed 7 --count 1`` is the second puzzle of ``--seed 6 --count 2``). Positions are found by
+random play from the start, so a puzzle's position is an action list in notation that
+replays from the start (chance outcomes included).
+
+>>> from flipgames import make
+>>> puzzle = make_puzzles(make("flipflop-3x3"), 1, seed=3)[0]
+>>> puzzle.kind, puzzle.moves is not None, [v.action for v in puzzle.values if v.best]
+('win-in-n', True, [...])
+>>> make_puzzles(make("flipfour"), 1, seed=0)
+Traceback (most recent call last):
+...
+flipgames.lab.puzzles.PuzzleError: flipfour has no puzzles: puzzles exist for flipflop-3x3, \
+rubiks-flip, checkered-flag
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final
+
+from flipgames.core.errors import FlipgamesError
+from flipgames.core.game import Game, State, sample_chance
+from flipgames.core.progress import Progress, silent
+from flipgames.solvers import alphabeta, catalog
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: The games with puzzles, in the order they are listed.
+PUZZLE_GAMES: Final = ("flipflop-3x3", "rubiks-flip", "checkered-flag")
+#: The most puzzles one call makes.
+MAX_COUNT: Final = 100
+#: Random games tried per puzzle before giving up (each tests many positions).
+MAX_ATTEMPTS: Final = 400
+#: FlipFlop 3x3 puzzles are wins in at most this many of the mover's moves.
+FLIPFLOP_MAX_MOVES: Final = 6
+#: Rubik's Flip endings have at most this many empty squares (so at most that many turns).
+RUBIKS_EMPTY: Final = 4
+#: A Checkered Flag puzzle's best gear beats the next by at least this win probability.
+MIN_MARGIN: Final = Fraction(1, 100)
+#: Transposition table of the Rubik's Flip searches (entries are int64; a power of two).
+_TABLE_ENTRIES: Final = 1 << 18
+
+
+class PuzzleError(FlipgamesError, ValueError):
+    """A game without puzzles, a bad count, or no puzzle found within the attempts."""
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One first move of a puzzle and what it is worth to the player to move.
+
+    ``outcome`` is ``win``, ``draw`` or ``loss`` under perfect play (deterministic games);
+    ``plies`` the plies to the end where the solver knows them (the winner hurrying, the loser
+    delaying); ``win`` the exact probability of winning (chance games); ``best`` marks the
+    answer.
+    """
+
+    action: str
+    best: bool
+    outcome: str | None = None
+    plies: int | None = None
+    win: Fraction | None = None
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``b1xb3: wins in 2 (3 plies)``."""
+        if self.win is not None:
+            return (
+                f"{self.action}: wins with probability {self.win} "
+                f"(about {float(self.win):.2%})" + ("  <- best" if self.best else "")
+            )
+        text = {"win": "wins", "draw": "draws", "loss": "loses"}.get(self.outcome or "", "?")
+        if self.plies is not None and self.outcome in ("win", "loss"):
+            text += f" in {self.plies} {'ply' if self.plies == 1 else 'plies'}"
+        return f"{self.action}: {text}" + ("  <- the answer" if self.best else "")
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"action": self.action, "best": self.best}
+        if self.outcome is not None:
+            data["outcome"] = self.outcome
+            data["plies"] = self.plies
+        if self.win is not None:
+            data["win"] = str(self.win)
+            data["win_float"] = float(self.win)
+        return data
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A position (actions in notation from the start), a question and its checked answer."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    actions: tuple[str, ...]
+    to_move: int
+    player: str
+    #: ``win-in-n`` (FlipFlop 3x3, Rubik's Flip) or ``best-gear`` (Checkered Flag).
+    kind: str
+    #: N of "win in N" (the mover's own moves or turns); None for best-gear puzzles.
+    moves: int | None
+    question: str
+    answer: str
+    values: tuple[MoveValue, ...]
+    board: str
+
+    def explanation(self) -> str:
+        """Why the answer is right: the value of every first move, best first."""
+        if self.kind == "best-gear":
+            head = f"Gear {self.answer} gives {self.player} the best exact chance to win:"
+        else:
+            head = (
+                f"{self.answer} is the only move that wins; it wins in {self.moves} "
+                f"(of {self.player}'s {'turns' if self.game == 'rubiks-flip' else 'moves'}) "
+                "against any defence. Every move's value under perfect play:"
+            )
+        return "\n".join([head, *(f"  {v.describe()}" for v in self.values)])
+
+    def public_json(self) -> dict[str, Any]:
+        """Everything but the answer and the values: what a player sees before answering."""
+        return {
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+            "actions": list(self.actions),
+            "to_move": self.to_move,
+            "player": self.player,
+            "kind": self.kind,
+            "moves": self.moves,
+            "question": self.question,
+            "board": self.board,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole puzzle, answer and explanation included (``flipgames puzzle --json``)."""
+        return {
+            **self.public_json(),
+            "answer": self.answer,
+            "values": [v.to_json() for v in self.values],
+            "explanation": self.explanation(),
+        }
+
+    def state(self, game: Game) -> State:
+        """The puzzle's position, replayed from the start in ``game``."""
+        return game.state_from_actions(self.actions)
+
+
+def make_puzzles(
+    game: Game, count: int, seed: int, progress: Progress = silent
+) -> list[Puzzle]:
+    """``count`` puzzles of ``game``, puzzle ``i`` found from seed ``seed + i``.
+
+    Raises :class:`PuzzleError` for a game without puzzles, a count outside 1 to
+    :data:`MAX_COUNT`, or when no puzzle turns up within :data:`MAX_ATTEMPTS` random games.
+    """
+    finder = _finder(game)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise PuzzleError(f"--count must be 1 to {MAX_COUNT}, got {count!r}")
+    puzzles: list[Puzzle] = []
+    seen: set[object] = set()
+    for index in range(count):
+        progress("making puzzles", done=index, total=count)
+        puzzles.append(_one(game, finder, seed + index, seen))
+    progress("making puzzles", done=count, total=count)
+    return puzzles
+
+
+_Finder = Callable[[Game, random.Random], tuple[State, list[MoveValue], int | None] | None]
+
+
+def _finder(game: Game) -> _Finder:
+    finders: dict[str, _Finder] = {
+        "flipflop-3x3": _flipflop,
+        "rubiks-flip": _rubiks,
+        "checkered-flag": _checkered,
+    }
+    finder = finders.get(game.name)
+    if finder is None:
+        raise PuzzleError(
+            f"{game.name} has no puzzles: puzzles exist for {', '.join(PUZZLE_GAMES)}"
+        )
+    if game.name == "rubiks-flip" and alphabeta.searchable(game) is None:
+        raise PuzzleError(
+            "Rubik's Flip puzzles need the compiled search kernel (FLIPGAMES_KERNEL=python "
+            "forbids it, or these options have none)"
+        )
+    if game.name != "rubiks-flip" and not catalog.is_solved(game):
+        raise PuzzleError(f"{game.name} with these options is not solved here: no puzzles")
+    return finder
+
+
+def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
+    """The puzzle of ``seed``: the first one found whose position is not in ``seen`` (the
+    batch's earlier puzzles), which it joins."""
+    rng = random.Random(seed)
+    for _ in range(MAX_ATTEMPTS):
+        found = finder(game, rng)
+        if found is None or found[0].key() in seen:
+            continue
+        state, values, moves = found
+        seen.add(state.key())
+        player = game.player_names[state.current_player]
+        answer = next(v.action for v in values if v.best)
+        if moves is None:
+            kind = "best-gear"
+            question = f"{player.capitalize()} to choose a gear: which gear gives the best chance to win?"
+        else:
+            kind = "win-in-n"
+            unit = "turn" if game.name == "rubiks-flip" else "move"
+            question = (
+                f"{player} to play and win in {moves} {unit}{'s' if moves > 1 else ''}: "
+                f"find the only winning {unit}."
+            )
+        return Puzzle(
+            game=game.name,
+            options=dict(game.options),
+            seed=seed,
+            actions=tuple(state.history_notation()),
+            to_move=state.current_player,
+            player=player,
+            kind=kind,
+            moves=moves,
+            question=question,
+            answer=answer,
+            values=tuple(values),
+            board=state.render(),
+        )
+    raise PuzzleError(f"no {game.name} puzzle found from seed {seed} in {MAX_ATTEMPTS} games")
+
+
+def _ordered(values: list[MoveValue]) -> list[MoveValue]:
+    """Best first: wins (fastest first), draws, losses (slowest first); chance by odds."""
+    rank = {"win": 0, "draw": 1, "loss": 2}
+
+    def key(v: MoveValue) -> tuple[Any, ...]:
+        if v.win is not None:
+            return (-v.win, v.action)
+        plies = v.plies if v.plies is not None else 10**6
+        return (rank.get(v.outcome or "", 3), plies if v.outcome == "win" else -plies, v.action)
+
+    return sorted(values, key=key)
+
+
+# --- FlipFlop 3x3: the retrograde solution ----------------------------------------------------
+
+
+def _flipflop(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
+    """A random game without repeated positions; a random one of its positions where exactly
+    one move wins within :data:`FLIPFLOP_MAX_MOVES` moves."""
+    solution = catalog.solution(game)
+    state = game.new_initial_state()
+    seen = {state.key()}
+    candidates: list[tuple[State, list[MoveValue], int]] = []
+    while not state.is_terminal():
+        value = solution.value(state)
+        if (
+            value.outcome == "win"
+            and value.remoteness is not None
+            and value.remoteness <= 2 * FLIPFLOP_MAX_MOVES - 1
+            and state.history
+        ):
+            scored = solution.action_values(state)
+            winners = [a for a, v in scored.items() if v.outcome == "win"]
+            # A forced move is no puzzle: there must be a choice, and only one that wins.
+            if len(winners) == 1 and len(scored) > 1:
+                values = [
+                    MoveValue(
+                        state.action_to_string(a),
+                        best=a == winners[0],
+                        outcome=v.outcome,
+                        plies=v.remoteness,
+                    )
+                    for a, v in scored.items()
+                ]
+                candidates.append((state, _ordered(values), (value.remoteness + 1) // 2))
+        # A game that never repeats a position: the solved values hold for any history then.
+        fresh = [a for a in state.legal_actions() if state.apply(a).key() not in seen]
+        if not fresh:
+            break
+        state = state.apply(rng.choice(fresh))
+        seen.add(state.key())
+    return rng.choice(candidates) if candidates else None
+
+
+# --- Rubik's Flip endings: the compiled exact search ------------------------------------------
+
+
+class _Endings:
+    """The Rubik's Flip kernel's exact search with one transposition table per process."""
+
+    def __init__(self, game: Game) -> None:
+        import numpy as np  # only when puzzles are made: the CLI's startup never loads numpy
+
+        kernel = alphabeta.searchable(game)
+        assert kernel is not None  # _finder checked
+        self.kernel = kernel
+        self.table: npt.NDArray[np.int64] = np.zeros(_TABLE_ENTRIES, dtype=np.int64)
+        self.stats: npt.NDArray[np.int64] = np.zeros(3, dtype=np.int64)
+
+    def turn_values(self, state: State) -> dict[int, int]:
+        """Each legal turn's exact value for the mover: +1 win, 0 draw, -1 loss."""
+        values = {}
+        for action, child, terminal in self.kernel.children(self.kernel.position(state)):
+            if terminal is not None:
+                values[action] = -terminal
+            else:
+                values[action] = -self.kernel.search(child, -1, 1, self.table, self.stats)
+        return values
+
+    def wins_within(self, position: int, turns: int) -> bool:
+        """True when the side to move at ``position`` can force a win within ``turns`` of its
+        own turns, whatever the opponent does (exhaustive, depth-limited)."""
+        for _, child, terminal in self.kernel.children(position):
+            if terminal is not None:
+                if terminal == -1:  # the opponent, to move at the end, has lost
+                    return True
+            elif turns > 1 and self._all_replies_lose(child, turns - 1):
+                return True
+        return False
+
+    def _all_replies_lose(self, position: int, turns: int) -> bool:
+        for _, child, terminal in self.kernel.children(position):
+            if terminal is not None:
+                if terminal != 1:  # the original mover, to move at the end, has not won
+                    return False
+            elif not self.wins_within(child, turns):
+                return False
+        return True
+
+
+_endings: dict[Game, _Endings] = {}
+
+
+def _rubiks(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
+    """A random game; a random one of its endings (at most :data:`RUBIKS_EMPTY` squares empty)
+    where exactly one turn wins."""
+    endings = _endings.get(game)
+    if endings is None:
+        endings = _endings[game] = _Endings(game)
+    state = game.new_initial_state()
+    tested: list[State] = []
+    while not state.is_terminal():
+        if _empty_squares(state) <= RUBIKS_EMPTY:
+            tested.append(state)
+        state = state.apply(rng.choice(state.legal_actions()))
+    rng.shuffle(tested)
+    for position in tested:
+        values = endings.turn_values(position)
+        winners = [a for a, v in values.items() if v == 1]
+        if len(winners) != 1:
+            continue
+        packed = endings.kernel.position(position)
+        moves = next(n for n in range(1, RUBIKS_EMPTY + 1) if endings.wins_within(packed, n))
+        outcome = {1: "win", 0: "draw", -1: "loss"}
+        return (
+            position,
+            _ordered(
+                [
+                    MoveValue(
+                        position.action_to_string(a),
+                        best=a == winners[0],
+                        outcome=outcome[v],
+                        plies=2 * moves - 1 if a == winners[0] else None,
+                    )
+                    for a, v in values.items()
+                ]
+            ),
+            moves,
+        )
+    return None
+
+
+def _empty_squares(state: State) -> int:
+    """Empty squares of a Rubik's Flip position: one tile is placed per turn."""
+    squares = state.board_view(None)["squares"]
+    return sum(1 for square in squares.values() if square is None)
+
+
+# --- Checkered Flag: the stochastic solution --------------------------------------------------
+
+
+def _checkered(
+    game: Game, rng: random.Random
+) -> tuple[State, list[MoveValue], int | None] | None:
+    """A random race (random gears, spins drawn with their odds); a random one of its gear
+    choices where one gear's exact chance to win beats every other by :data:`MIN_MARGIN`."""
+    solution = catalog.solution(game)
+    state = game.new_initial_state()
+    candidates: list[tuple[State, list[MoveValue], None]] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            odds = {a: v.win for a, v in solution.action_values(state).items()}
+            ranked = sorted(odds.values(), reverse=True)
+            if ranked[0] - ranked[1] >= MIN_MARGIN:
+                best = max(odds, key=lambda a: odds[a])
+                values = [
+                    MoveValue(state.action_to_string(a), best=a == best, win=w)
+                    for a, w in odds.items()
+                ]
+                candidates.append((state, _ordered(values), None))
+        state = state.apply(rng.choice(legal))
+    return rng.choice(candidates) if candidates else None
