@@ -24,8 +24,8 @@ from flipgames.cli.bench import add_bench_command
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
-from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.progress import TerminalProgress
+from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
 from flipgames.core.errors import FlipgamesError, RecordError
 from flipgames.core.game import Game, State

@@ -92,7 +92,10 @@ class MoveValue:
             )
         text = {"win": "wins", "draw": "draws", "loss": "loses"}.get(self.outcome or "", "?")
         if self.plies is not None and self.outcome in ("win", "loss"):
+            # Plies from the puzzle's position: the mover's win ends on the mover's move.
             text += f" in {self.plies} {'ply' if self.plies == 1 else 'plies'}"
+            if self.outcome == "win":
+                text += f" ({(self.plies + 1) // 2} of the mover's)"
         return f"{self.action}: {text}" + ("  <- the answer" if self.best else "")
 
     def to_json(self) -> dict[str, Any]:
@@ -224,7 +227,10 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
         answer = next(v.action for v in values if v.best)
         if moves is None:
             kind = "best-gear"
-            question = f"{player.capitalize()} to choose a gear: which gear gives the best chance to win?"
+            question = (
+                f"{player.capitalize()} to choose a gear: "
+                "which gear gives the best chance to win?"
+            )
         else:
             kind = "win-in-n"
             unit = "turn" if game.name == "rubiks-flip" else "move"
