@@ -169,9 +169,7 @@ class Puzzle:
         return game.state_from_actions(self.actions)
 
 
-def make_puzzles(
-    game: Game, count: int, seed: int, progress: Progress = silent
-) -> list[Puzzle]:
+def make_puzzles(game: Game, count: int, seed: int, progress: Progress = silent) -> list[Puzzle]:
     """``count`` puzzles of ``game``, puzzle ``i`` found from seed ``seed + i``.
 
     Raises :class:`PuzzleError` for a game without puzzles, a count outside 1 to
@@ -228,8 +226,7 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
         if moves is None:
             kind = "best-gear"
             question = (
-                f"{player.capitalize()} to choose a gear: "
-                "which gear gives the best chance to win?"
+                f"{player.capitalize()} to choose a gear: which gear gives the best chance to win?"
             )
         else:
             kind = "win-in-n"
@@ -406,9 +403,7 @@ def _empty_squares(state: State) -> int:
 # --- Checkered Flag: the stochastic solution --------------------------------------------------
 
 
-def _checkered(
-    game: Game, rng: random.Random
-) -> tuple[State, list[MoveValue], int | None] | None:
+def _checkered(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
     """A random race (random gears, spins drawn with their odds); a random one of its gear
     choices where one gear's exact chance to win beats every other by :data:`MIN_MARGIN`."""
     solution = catalog.solution(game)
