@@ -1,0 +1,177 @@
+"""The arcade's puzzle page and its API: a puzzle to solve by clicking the board, checked by
+the server against the exact solvers (:mod:`flipgames.lab.puzzles`).
+
+Puzzle ``n`` of a game is :func:`~flipgames.lab.puzzles.make_puzzles` with seed ``n`` (so the
+page's puzzle 7 is ``flipgames puzzle GAME --seed 7``). Until the player answers, nothing the
+server sends reveals the answer or any move's value: the puzzle's view is the position as the
+player to move sees it in a match. The answer endpoint takes one legal action and says whether
+it is the answer, with every first move's value.
+
+* ``GET /api/puzzles``: the games with puzzles (name, title, kind of puzzle).
+* ``GET /api/puzzles/{game}/{n}``: the puzzle's question and a match-like ``view`` that the
+  game's board module draws (``observation``, ``legal``, ``legal_actions``, ``history``, ...).
+* ``POST /api/puzzles/{game}/{n}/answer`` with ``{"action": "c1-b2"}``: ``correct``, the
+  ``answer``, the chosen move's value, the ``explanation``, every move's ``values`` and the
+  ``next`` puzzle's number. An action that is not legal there is refused (422), like any
+  other bad input, and reveals nothing.
+* Pages: ``/puzzles`` (FlipFlop 3x3) and ``/puzzles/{game}``; ``?n=7`` picks the puzzle.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from flipgames.core.errors import FlipgamesError
+from flipgames.core.game import State
+from flipgames.core.manifest import manifest_for
+from flipgames.core.registry import make
+from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
+from flipgames.web.errors import ApiError
+from flipgames.web.routes import ActionLimit, _missing, _page
+
+router = APIRouter()
+
+#: Puzzle numbers run from 1 to this (each is a seed).
+MAX_NUMBER = 1_000_000
+#: Puzzles kept in memory (each is a few kilobytes), most recently used last.
+CACHE_SIZE = 256
+
+_cache: OrderedDict[tuple[str, int], Puzzle] = OrderedDict()
+# One puzzle is made at a time: the Rubik's Flip search shares one transposition table, and a
+# second request for the same puzzle should find it made rather than make it again.
+_lock = threading.Lock()
+
+Number = Annotated[int, Path(ge=1, le=MAX_NUMBER, description="the puzzle's number (its seed)")]
+
+
+class AnswerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(max_length=64, description="the answer in the game's notation")
+
+
+def puzzle(game: str, number: int) -> Puzzle:
+    """Puzzle ``number`` of ``game`` (made once, then kept), or a 404 ApiError."""
+    if game not in PUZZLE_GAMES:
+        raise ApiError(
+            404,
+            "not_found",
+            f"no puzzles for {game!r}: puzzles exist for {', '.join(PUZZLE_GAMES)}",
+        )
+    key = (game, number)
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            try:
+                (found,) = make_puzzles(make(game), 1, number)
+            except FlipgamesError as exc:
+                raise ApiError(409, "unavailable", str(exc)) from None
+            _cache[key] = found
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
+        _cache.move_to_end(key)
+        return found
+
+
+def view(found: Puzzle, number: int) -> dict[str, Any]:
+    """What the page needs to draw and ask the puzzle: no answer, no values."""
+    game = make(found.game, found.options)
+    state = found.state(game)
+    path: list[State] = []
+    node: State | None = state
+    while node is not None:
+        path.append(node)
+        node = node.parent
+    path.reverse()
+    history = list(found.actions)
+    mover = found.to_move
+    players = [name[:1].upper() + name[1:] for name in game.player_names]
+    return {
+        **found.public_json(),
+        "number": number,
+        "title": game.title,
+        "view": {
+            "game": game.name,
+            "title": game.title,
+            "board": manifest_for(game.name).board,
+            "options": dict(game.options),
+            "mode": "puzzle",
+            "seat": mover,
+            "seats": [mover],
+            "players": players,
+            "ply": len(history),
+            "current_player": mover,
+            "status": "playing",
+            "result": "*",
+            "observation": state.observation(mover),
+            "legal": [state.action_to_string(a) for a in state.legal_actions()],
+            "legal_actions": state.legal_actions_info(),
+            "history": history,
+            "actors": [s.current_player for s in path[:-1]],
+            "last": {"action": history[-1], "by": path[-2].current_player} if history else None,
+        },
+    }
+
+
+def check(found: Puzzle, action: str) -> dict[str, Any]:
+    """The verdict on ``action`` (a legal action of the puzzle's position, in notation)."""
+    state = found.state(make(found.game, found.options))
+    try:
+        text = state.action_to_string(state.parse_action(action))
+    except FlipgamesError as exc:
+        raise ApiError(422, "bad_request", f"{action!r} is not a move here: {exc}") from None
+    chosen = next(v for v in found.values if v.action == text)
+    return {
+        "correct": text == found.answer,
+        "action": text,
+        "answer": found.answer,
+        "value": chosen.describe(),
+        "explanation": found.explanation(),
+        "values": [v.to_json() for v in found.values],
+    }
+
+
+@router.get("/api/puzzles")
+def list_puzzle_games() -> list[dict[str, str]]:
+    """The games with puzzles, in order."""
+    kinds = {"checkered-flag": "best gear"}
+    return [
+        {"name": name, "title": make(name).title, "kind": kinds.get(name, "win in N")}
+        for name in PUZZLE_GAMES
+    ]
+
+
+@router.get("/api/puzzles/{game}/{number}")
+async def get_puzzle(game: str, number: Number) -> dict[str, Any]:
+    """Puzzle ``number`` of ``game``: the question and the position, never the answer."""
+    found = await run_in_threadpool(puzzle, game, number)
+    shown = view(found, number)
+    shown["next"] = number + 1 if number < MAX_NUMBER else 1
+    return shown
+
+
+@router.post("/api/puzzles/{game}/{number}/answer", dependencies=[ActionLimit])
+async def answer_puzzle(game: str, number: Number, body: AnswerRequest) -> dict[str, Any]:
+    """Check an answer: right or wrong, with every first move's exact value."""
+    found = await run_in_threadpool(puzzle, game, number)
+    verdict = check(found, body.action)
+    verdict["next"] = number + 1 if number < MAX_NUMBER else 1
+    return verdict
+
+
+@router.get("/puzzles", include_in_schema=False)
+def puzzles_page(request: Request) -> HTMLResponse:
+    return _page(request, "puzzle.html")
+
+
+@router.get("/puzzles/{game}", include_in_schema=False)
+def game_puzzles_page(request: Request, game: str) -> HTMLResponse:
+    if game not in PUZZLE_GAMES:
+        return _missing(f"there are no puzzles for {game!r}")
+    return _page(request, "puzzle.html")
