@@ -5,7 +5,8 @@ Three games have puzzles, each checked by an exact solver:
 * **FlipFlop 3x3** (``flipflop-3x3``): the retrograde solution knows every position's value
   and remoteness. A puzzle is a position where exactly one move wins; "win in N" counts the
   mover's own moves (``N = (remoteness + 1) / 2`` plies).
-* **Rubik's Flip** (``rubiks-flip``): endings with at most :data:`RUBIKS_EMPTY` empty squares,
+* **Rubik's Flip** (``rubiks-flip``): endings with :data:`RUBIKS_MIN_EMPTY` to
+  :data:`RUBIKS_EMPTY` empty squares,
   searched exactly by the compiled alpha-beta search (:mod:`flipgames.solvers.alphabeta`).
   Exactly one whole turn (flip and place) wins; N, the fewest of the mover's turns that force
   the win, comes from a depth-limited exhaustive search of the same kernel.
@@ -55,8 +56,10 @@ MAX_COUNT: Final = 100
 MAX_ATTEMPTS: Final = 400
 #: FlipFlop 3x3 puzzles are wins in at most this many of the mover's moves.
 FLIPFLOP_MAX_MOVES: Final = 6
-#: Rubik's Flip endings have at most this many empty squares (so at most that many turns).
+#: Rubik's Flip endings have at most this many empty squares (so at most that many turns)...
 RUBIKS_EMPTY: Final = 4
+#: ... and at least this many: with one square left the only choices are a flip and a colour.
+RUBIKS_MIN_EMPTY: Final = 2
 #: A Checkered Flag puzzle's best gear beats the next by at least this win probability.
 MIN_MARGIN: Final = Fraction(1, 100)
 #: Transposition table of the Rubik's Flip searches (entries are int64; a power of two).
@@ -356,15 +359,15 @@ _endings: dict[Game, _Endings] = {}
 
 
 def _rubiks(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
-    """A random game; a random one of its endings (at most :data:`RUBIKS_EMPTY` squares empty)
-    where exactly one turn wins."""
+    """A random game; a random one of its endings (:data:`RUBIKS_MIN_EMPTY` to
+    :data:`RUBIKS_EMPTY` squares empty) where exactly one turn wins."""
     endings = _endings.get(game)
     if endings is None:
         endings = _endings[game] = _Endings(game)
     state = game.new_initial_state()
     tested: list[State] = []
     while not state.is_terminal():
-        if _empty_squares(state) <= RUBIKS_EMPTY:
+        if RUBIKS_MIN_EMPTY <= _empty_squares(state) <= RUBIKS_EMPTY:
             tested.append(state)
         state = state.apply(rng.choice(state.legal_actions()))
     rng.shuffle(tested)
