@@ -37,7 +37,13 @@ def test_bundled_data_files_are_package_resources() -> None:
     """Tracks and spinners load through importlib.resources from the installed package."""
     folder = resources.files("flipgames.games.checkered_flag").joinpath("data")
     assert json.loads(folder.joinpath("tracks", "default.json").read_text())["length"] == 48
-    assert bundled_names("tracks") == ["default", "short"]
+    assert bundled_names("tracks") == [
+        "default",
+        "default-no-crash",
+        "default-no-passing",
+        "default-plain",
+        "short",
+    ]
     assert bundled_names("spinners") == ["default"]
 
 

@@ -29,7 +29,7 @@ Face values are positive integers written as JSON object keys (``"4"``). Any pro
 >>> spinners.a, spinners.b
 (((1, 1), (2, 1), (3, 1)), ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)))
 >>> bundled_names("tracks")
-['default', 'short']
+['default', 'default-no-crash', 'default-no-passing', 'default-plain', 'short']
 """
 
 from __future__ import annotations
@@ -163,7 +163,8 @@ def load_track(value: str) -> Track:
     Traceback (most recent call last):
     ...
     flipgames.core.errors.OptionError: bad value 'nowhere' for option 'track': allowed a bundled \
-track (default, short) or a path to a .json file
+track (default, default-no-crash, default-no-passing, default-plain, short) or a path to a .json \
+file
     """
     source, data = _read("track", "tracks", value)
     _fields(data, source, _TRACK_FIELDS, ("name", "length", "crash", "no_passing"))
