@@ -345,6 +345,9 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/matches/{match_id}/position": {"get"},
         "/api/matches/{match_id}/record": {"get"},
         "/api/matches/{match_id}/replay": {"get"},
+        "/api/puzzles": {"get"},
+        "/api/puzzles/{game}/{number}": {"get"},
+        "/api/puzzles/{game}/{number}/answer": {"post"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     schemas = document["components"]["schemas"]
