@@ -49,6 +49,20 @@ def test_a_flipflop_puzzle_solved_by_mouse(page: Any, arcade: str) -> None:
     )
 
 
+def test_a_rubiks_flip_ending_solved_by_mouse(page: Any, arcade: str) -> None:
+    """A whole turn in three clicks: the tile to flip, the colour, the square to place on."""
+    (puzzle,) = make_puzzles(make("rubiks-flip"), 1, 6)
+    flip, placed = puzzle.answer.split("/")
+    square, colour = placed[:-1], placed[-1]
+    page.goto(f"{arcade}/puzzles/rubiks-flip?n=6")
+    page.wait_for_selector(".board-svg")
+    page.locator(SOURCE.format(flip)).click()
+    page.locator(f".colour-choice[data-colour='{colour}']").click()
+    page.locator(TARGET.format(square)).click()
+    page.wait_for_selector("#verdict:not([hidden])")
+    assert page.locator("#verdict-line").inner_text() == f"Right: {puzzle.answer} is the answer."
+
+
 def test_a_wrong_gear_is_told_with_the_exact_odds(page: Any, arcade: str) -> None:
     (puzzle,) = make_puzzles(make("checkered-flag"), 1, 4)
     wrong = next(v.action for v in puzzle.values if not v.best)
