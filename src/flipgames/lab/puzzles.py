@@ -4,7 +4,7 @@ Three games have puzzles, each checked by an exact solver:
 
 * **FlipFlop 3x3** (``flipflop-3x3``): the retrograde solution knows every position's value
   and remoteness. A puzzle is a position where exactly one move wins; "win in N" counts the
-  mover's own moves (``N = (remoteness + 1) / 2`` plies).
+  mover's own moves (a win in ``r`` plies is a win in ``N = (r + 1) / 2`` moves).
 * **Rubik's Flip** (``rubiks-flip``): endings with :data:`RUBIKS_MIN_EMPTY` to
   :data:`RUBIKS_EMPTY` empty squares,
   searched exactly by the compiled alpha-beta search (:mod:`flipgames.solvers.alphabeta`).
@@ -16,14 +16,15 @@ Three games have puzzles, each checked by an exact solver:
 
 Each puzzle is reproducible from its seed: :func:`make_puzzles` with ``count`` and ``seed``
 gives the same puzzles every time (puzzle ``i`` of a batch comes from seed ``seed + i``, so
-``--seed 7 --count 1`` is the second puzzle of ``--seed 6 --count 2``). Positions are found by
+``--seed 7 --count 1`` is the second puzzle of ``--seed 6 --count 2``, unless it would repeat
+the first: then the search goes on from seed 7 for a new position). Positions are found by
 random play from the start, so a puzzle's position is an action list in notation that
 replays from the start (chance outcomes included).
 
 >>> from flipgames import make
 >>> puzzle = make_puzzles(make("flipflop-3x3"), 1, seed=3)[0]
->>> puzzle.kind, puzzle.moves is not None, [v.action for v in puzzle.values if v.best]
-('win-in-n', True, [...])
+>>> puzzle.kind, puzzle.moves is not None, [v.best for v in puzzle.values].count(True)
+('win-in-n', True, 1)
 >>> make_puzzles(make("flipfour"), 1, seed=0)
 Traceback (most recent call last):
 ...
