@@ -28,6 +28,7 @@ from flipgames.web import errors, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
+from flipgames.web.clocks import FlagTimers
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.fanout import listen, listen_url
@@ -77,7 +78,9 @@ def create_app(
         listener = None
         if url is not None:
             listener = asyncio.create_task(listen(url, service.origin, broadcast))
+        flag_timers.attach(asyncio.get_running_loop())
         yield
+        await flag_timers.close()
         if listener is not None:
             listener.cancel()
             await asyncio.gather(listener, return_exceptions=True)
@@ -107,6 +110,8 @@ def create_app(
         await hub.broadcast(match_id, routes.loader(service, match_id))
 
     app.state.ai_moves = AiMoves(service, pool, broadcast)
+    flag_timers = FlagTimers(service.load, broadcast)
+    service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
 

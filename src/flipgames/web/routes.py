@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import game_names
-from flipgames.web import errors, schemas
+from flipgames.web import clocks, errors, schemas
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
@@ -166,6 +166,7 @@ async def create_match(
             seat=body.seat,
             seed=body.seed,
             assist=body.assist,
+            clock=clocks.control_from_request(body.clock),
         )
     )
     match_id = created.match_id
