@@ -11,6 +11,7 @@ WebSocket hub, the routes and the error handlers. Nothing is created at import t
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -24,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import errors, routes
+from flipgames.web import engines, errors, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
@@ -102,6 +103,8 @@ def create_app(
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
     service = MatchService(engine, solutions or Solutions(), transactions, live)
+    service.engines = engines.register(settings.engines, timeout=settings.engine_seconds)
+    service.engine_seconds = settings.engine_seconds
     app.state.service = service
     hub = app.state.hub = Hub()
     pool = ai_pool or AiPool(max(1, settings.ai_workers))
@@ -154,8 +157,14 @@ def create_app(
 def app_from_environment() -> FastAPI:
     """The app for ``flipgames serve --workers N``: uvicorn starts each worker process from
     this factory, so the settings come from the environment ``serve`` sets
-    (``FLIPGAMES_DATABASE_URL``)."""
-    return create_app(Settings(database_url=os.environ["FLIPGAMES_DATABASE_URL"]))
+    (``FLIPGAMES_DATABASE_URL``, and the outside engines as JSON in ``FLIPGAMES_ENGINES``)."""
+    registered = json.loads(os.environ.get("FLIPGAMES_ENGINES", "[]"))
+    return create_app(
+        Settings(
+            database_url=os.environ["FLIPGAMES_DATABASE_URL"],
+            engines=tuple((name, command) for name, command in registered),
+        )
+    )
 
 
 def error_response(error: ApiError) -> JSONResponse:

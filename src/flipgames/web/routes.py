@@ -132,6 +132,7 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 options=options,
                 levels=service.solutions.levels(game),
                 solved=service.solutions.ready(game),
+                engines=[e.name for e in service.engines.values() if name in e.games],
             )
         )
     return games

@@ -115,6 +115,10 @@ class GameInfo(BaseModel):
     options: list[OptionInfo]
     levels: list[str]
     solved: bool
+    engines: list[str] = Field(
+        default_factory=list,
+        description="outside engines the operator registered for this game: level engine:NAME",
+    )
 
 
 class RulesInfo(BaseModel):

@@ -60,7 +60,7 @@ from flipgames.core.game import Game, State, sample_chance
 from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
-from flipgames.web import clocks, schemas
+from flipgames.web import clocks, engines, schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.aipool import AiJob
 from flipgames.web.db import Transactions, actions, matches, seats
@@ -240,6 +240,10 @@ class MatchService:
         self.origin = secrets.token_hex(6)
         #: Told each clocked match's flag deadline whenever it is loaded (web/clocks.py).
         self.watch_clock: Callable[[str, int | None], None] | None = None
+        #: The outside engines the operator registered, by name, and how long one may take
+        #: to answer (web/engines.py).
+        self.engines: Mapping[str, engines.Engine] = {}
+        self.engine_seconds = 30.0
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
@@ -290,7 +294,7 @@ class MatchService:
             raise ApiError(422, "bad_request", f"seat must be 0..{game.num_players - 1}: {seat}")
         if mode == "ai":
             level = level or "easy"
-            levels = self.solutions.levels(game)
+            levels = self.solutions.levels(game) + engines.levels_for(self.engines, game)
             if level not in levels:
                 if level == "perfect":
                     raise unavailable(
@@ -819,19 +823,49 @@ class MatchService:
 
     # --- the AI's moves ---------------------------------------------------------------------
 
-    @staticmethod
-    def ai_job(loaded: Loaded) -> AiJob | None:
+    def ai_job(self, loaded: Loaded) -> AiJob | None:
         """What the computer must decide in ``loaded``, or None when it is not to move."""
         match = loaded.match
         if not computer_to_move(loaded) or match.level is None:
             return None
+        engine = self.engines.get(engines.engine_name(match.level) or "")
         return AiJob(
             game=match.game.name,
             options=dict(match.game.options),
             actions=tuple(loaded.state.history_notation()),
             level=match.level,
             seed=match.seed,
+            engine=None if engine is None else engine.command,
+            engine_seconds=self.engine_seconds,
         )
+
+    def forfeit(self, match_id: str, job: AiJob, detail: str) -> Loaded | None:
+        """An outside engine failed to make the move ``job`` asked for: the match ends, won
+        by the human, with ``detail`` saying why (None when the match has moved on)."""
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            if self.ai_job(loaded) != job:
+                return None
+            human = loaded.match.human_seat
+            values: dict[str, Any] = {
+                "ending": "forfeit",
+                "ending_result": "1-0" if human == 0 else "0-1",
+                "ending_detail": detail[:300],
+                "draw_offer": None,
+            }
+            try:
+                self._tx.run(functools.partial(_bump, loaded=loaded, origin=self.origin, **values))
+            except StaleRevision:
+                return None
+            after = replace(
+                loaded,
+                revision=loaded.revision + 1,
+                ending="forfeit",
+                ending_result=values["ending_result"],
+                ending_detail=values["ending_detail"],
+            )
+            self.live.put(match_id, after)
+            return after
 
     def claim_ai(self, loaded: Loaded, *, seconds: float = 120.0) -> bool:
         """Claim the computer's move in ``loaded`` for this process, so that with several
