@@ -257,6 +257,8 @@ def test_the_server_flags_a_player_who_does_not_move(client: TestClient) -> None
         for socket in (white, black):
             assert socket.receive_json()["match"]["clock"]["running"] is None
         white.send_json({"type": "action", "action": "b1xb3"})
+        while black.receive_json()["match"]["ply"] != 1:
+            pass
         black.send_json({"type": "action", "action": "a3xb3"})
         # Nobody moves now: the server's timer ends the match when White's second is up,
         # and both players are told.

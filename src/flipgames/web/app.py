@@ -35,6 +35,7 @@ from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.fanout import listen, listen_url
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
+from flipgames.web.presence import Presence
 from flipgames.web.service import LiveMatches, MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
@@ -77,14 +78,20 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = listen_url(settings.database_url)
         listener = None
+        presence_task = None
         if url is not None:
             listener = asyncio.create_task(listen(url, service.origin, broadcast))
+            presence = Presence(service.origin, engine, hub.here, hub.rooms, hub.announce_presence)
+            hub.elsewhere = presence.elsewhere
+            app.state.presence = presence
+            presence_task = asyncio.create_task(presence.run(url))
         flag_timers.attach(asyncio.get_running_loop())
         yield
         await flag_timers.close()
-        if listener is not None:
-            listener.cancel()
-            await asyncio.gather(listener, return_exceptions=True)
+        for task in (listener, presence_task):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await app.state.ai_moves.close()
         pool.close()
         engine.dispose()
@@ -107,6 +114,7 @@ def create_app(
     service.engine_seconds = settings.engine_seconds
     app.state.service = service
     hub = app.state.hub = Hub()
+    app.state.presence = None  # set when the server starts, on PostgreSQL
     pool = ai_pool or AiPool(max(1, settings.ai_workers))
 
     async def broadcast(match_id: str) -> None:

@@ -26,6 +26,7 @@ from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
+from flipgames.web.presence import Presence
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
@@ -411,6 +412,7 @@ async def match_socket(
     try:
         await hub.join(match_id, connection, loader(service, match_id))
         await hub.announce_presence(match_id)
+        await _tell_other_processes(websocket, match_id)
         if thinking:
             ai_moves.start(match_id)
         while True:
@@ -436,6 +438,14 @@ async def match_socket(
             ai_moves.cancel(match_id)  # nobody is watching: free the worker
         else:
             await hub.announce_presence(match_id)
+        await _tell_other_processes(websocket, match_id)
+
+
+async def _tell_other_processes(websocket: WebSocket, match_id: str) -> None:
+    """Announce who is connected here to the other server processes (PostgreSQL)."""
+    presence: Presence | None = websocket.app.state.presence
+    if presence is not None:
+        await presence.announce(match_id)
 
 
 # --- pages ------------------------------------------------------------------------------------
