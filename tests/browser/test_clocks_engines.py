@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 from harness import running_arcade
-from pages import FINAL_TARGETS, match, play_to_the_end
+from pages import FINAL_TARGETS, create, match, play_to_the_end
+from test_accessibility import AXE, serious_violations
 
 TOY = f"{sys.executable} -m flipgames engine --level easy --seed 2"
 
@@ -78,6 +79,25 @@ def test_the_lobby_offers_clocks_only_online(page: Any, arcade: str) -> None:
     assert page.locator("#clock-field").is_hidden()
     page.check("input[name=mode][value=online]")
     assert page.locator("#clock-field").is_visible()
+
+
+def test_clocks_and_the_clock_choice_have_no_serious_accessibility_violations(
+    browser: Any, arcade: str
+) -> None:
+    assert AXE.exists(), "install axe-core with `npm ci --prefix tests/browser/axe`"
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    audited = context.new_page()
+    audited.goto(arcade + "/")
+    audited.click(".game-card[data-game='flipflop-3x3'] button.play")
+    audited.check("input[name=mode][value=online]")
+    audited.select_option("#clock", "custom")
+    assert serious_violations(audited) == []
+    created = create(arcade, "flipflop-3x3", mode="online", clock={"initial": 300, "increment": 3})
+    audited.goto(arcade + created["links"]["play"])
+    audited.wait_for_selector("#clocks:not([hidden])")
+    assert audited.inner_text("#clocks .clock.p0 time") == "5:00"
+    assert serious_violations(audited) == []
+    context.close()
 
 
 @pytest.fixture(scope="module")

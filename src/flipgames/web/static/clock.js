@@ -59,7 +59,7 @@ export function createClocks(container, { onExpired = () => {} } = {}) {
         row.className = `clock p${player}`;
         row.dataset.player = player;
         row.setAttribute("role", "timer");
-        row.innerHTML = `<span class="swatch"></span><span class="name"></span><time></time>`;
+        row.innerHTML = `<span class="name"></span><time></time>`;
         row.querySelector(".name").textContent = cap(name);
         return row;
       }));
