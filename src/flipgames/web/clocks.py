@@ -37,6 +37,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -228,9 +229,11 @@ class FlagTimers:
     def watch(self, match_id: str, deadline: int | None) -> None:
         """Set ``match_id``'s timer for ``deadline`` (epoch ms), or clear it (None)."""
         loop = self._loop
-        if loop is None or loop.is_closed():
+        if loop is None:
             return
-        loop.call_soon_threadsafe(self._set, match_id, deadline)
+        # A closed loop (the server is stopping) needs no timer.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._set, match_id, deadline)
 
     @property
     def pending(self) -> int:
