@@ -144,6 +144,7 @@ def test_resigning_stops_the_clocks(client: TestClient, fake_time: FakeTime) -> 
     match = create(client, 5, 0)
     act(client, match, 0, "b1xb3")
     act(client, match, 1, "a3xb3")
+    fake_time.advance(2)
     client.post(f"/api/matches/{match['id']}/resign", json={"token": match["tokens"][0]})
     fake_time.advance(60)
     view = read(client, match)
@@ -152,6 +153,10 @@ def test_resigning_stops_the_clocks(client: TestClient, fake_time: FakeTime) -> 
         "0-1",
         None,
     )
+    # White's clock stopped where it was when the match ended: charged the 2 s, no more.
+    assert view["clock"]["remaining_ms"] == [3_000, 5_000]
+    record = client.get(f"/api/matches/{match['id']}/record").json()
+    assert record["clock"]["remaining_ms"] == [3_000, 5_000]
 
 
 def test_clocks_are_for_online_matches_and_checked(client: TestClient) -> None:

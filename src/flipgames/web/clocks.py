@@ -103,7 +103,7 @@ def _runs(state: State, over: bool) -> bool:
         return False
     decided: set[int] = set()
     node: State | None = state.parent
-    while node is not None:
+    while node is not None and len(decided) < state.game.num_players:
         if not node.is_chance_node():
             decided.add(node.current_player)
         node = node.parent
@@ -137,6 +137,17 @@ def flag_due(clock: Clock, state: State, *, over: bool, now_ms: int) -> bool:
     """The player to move has used up their time."""
     deadline = deadline_ms(clock, state, over=over)
     return deadline is not None and now_ms >= deadline
+
+
+def stop(clock: Clock, state: State, *, now_ms: int) -> Clock:
+    """The clocks when the match ends otherwise (a resignation, an agreed draw) at
+    ``now_ms``: the running one charged up to then, none running."""
+    if clock.since_ms is None or state.current_player < 0:
+        return replace(clock, since_ms=None)
+    remaining = list(clock.remaining_ms)
+    player = state.current_player
+    remaining[player] = max(0, remaining[player] - (now_ms - clock.since_ms))
+    return replace(clock, remaining_ms=tuple(remaining), since_ms=None)
 
 
 def flagged(clock: Clock, state: State) -> Clock:

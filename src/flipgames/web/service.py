@@ -778,11 +778,18 @@ class MatchService:
 
     def _set(self, loaded: Loaded, **values: Any) -> Loaded:
         """Change the match's row (ending, draw offer) with its revision; the new live state."""
+        clock = loaded.clock
+        if clock is not None and values.get("ending"):
+            # The match ends: the running clock stops, charged up to now.
+            clock = clocks.stop(clock, loaded.state, now_ms=clocks.now_ms())
+        columns = clocks.columns(clock) if clock is not loaded.clock else {}
         try:
-            self._tx.run(lambda connection: _bump(connection, loaded, self.origin, **values))
+            self._tx.run(
+                lambda connection: _bump(connection, loaded, self.origin, **values, **columns)
+            )
         except StaleRevision:
             raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
-        after = replace(loaded, revision=loaded.revision + 1, **values)
+        after = replace(loaded, revision=loaded.revision + 1, clock=clock, **values)
         self.live.put(loaded.match.id, after)
         return after
 
