@@ -18,20 +18,20 @@ from flipgames.web.app import create_app
 from flipgames.web.settings import Settings
 
 TOY = f"{sys.executable} -m flipgames engine --level easy --seed 3"
+SECONDS = 8
 
-#: Speaks the protocol for FlipFlop 3x3 until asked to move, then does what it is told.
+#: Speaks the protocol for FlipFlop 3x3 until asked to move; then crashes, or never answers
+#: (but still reads its input, so it quits when told).
 BROKEN = """
-import sys, time
+import sys
 for line in sys.stdin:
     word = line.split()[0] if line.split() else ""
     if word == "hello":
         print("id name broken 1"); print("games flipflop-3x3"); print("hellook")
     elif word == "isready":
         print("readyok")
-    elif word == "go":
-        if "{how}" == "crash":
-            sys.exit(3)
-        time.sleep(60)
+    elif word == "go" and "{how}" == "crash":
+        sys.exit(3)
     elif word == "quit":
         break
     sys.stdout.flush()
@@ -53,7 +53,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             ("crashy", script(tmp_path, "crash")),
             ("silent", script(tmp_path, "hang")),
         ),
-        engine_seconds=2,
+        # Long enough for a program to start on a busy machine, short for the silent one.
+        engine_seconds=SECONDS,
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
@@ -105,7 +106,7 @@ def test_a_web_user_cannot_name_a_command(client: TestClient) -> None:
 
 @pytest.mark.parametrize(
     ("level", "reason"),
-    [("engine:crashy", "exited"), ("engine:silent", "did not answer 'bestmove' within 2")],
+    [("engine:crashy", "exited"), ("engine:silent", f"did not answer 'bestmove' within {SECONDS}")],
 )
 def test_a_failing_engine_forfeits_instead_of_hanging_the_match(
     client: TestClient, level: str, reason: str
