@@ -219,6 +219,20 @@ def test_workers_2_plays_against_the_computer(schema_url: str, tmp_path: Path) -
         assert view["actors"][:2] == [0, 1]
 
 
+@needs_postgres
+def test_workers_2_seat_an_outside_engine(schema_url: str, tmp_path: Path) -> None:
+    toy = f"toy={sys.executable} -m flipgames engine --level easy --seed 1"
+    with serve(schema_url, tmp_path / "server.log", "--workers", "2", "--engine", toy) as port:
+        games = {g["name"]: g for g in call(port, "GET", "/api/games")}
+        assert games["flipflop-3x3"]["engines"] == ["toy"]  # each worker process has it
+        body = {"game": "flipflop-3x3", "mode": "ai", "level": "engine:toy", "seed": 2}
+        created = call(port, "POST", "/api/matches", body)
+        path = f"/api/matches/{created['id']}"
+        call(port, "POST", f"{path}/actions", {"token": created["token"], "action": "b1xb3"})
+        view = call(port, "GET", f"{path}?token={created['token']}&wait=true")
+        assert (view["ply"], view["actors"], view["ending"]) == (2, [0, 1], None)
+
+
 def test_workers_need_postgresql(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
     done = subprocess.run(
