@@ -3,6 +3,8 @@
 ``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` prints the
 address to open. ``--workers N`` runs N server processes on the port (PostgreSQL only: they
 share the database, and each match's updates reach every process's WebSockets).
+``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine protocol as
+an opponent named NAME (docs/web.md, "Outside engines"); web users only ever pick the name.
 Without ``--db`` matches are kept in an SQLite file in the user's data folder
 (``$FLIPGAMES_DATA``, else ``$XDG_DATA_HOME/flipgames``, else ``~/.local/share/flipgames``).
 ``python -m flipgames.cli.serve`` takes the same arguments.
