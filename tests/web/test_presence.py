@@ -4,6 +4,7 @@ seats count as present until they leave or their announcements stop being renewe
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from flipgames.web.db import make_engine
 from flipgames.web.presence import EXPIRE_SECONDS, Presence
@@ -47,5 +48,8 @@ def test_seats_on_other_processes_come_and_go_and_expire() -> None:
         assert presence.elsewhere("m1") == set()
         await presence.expire()
 
-    asyncio.run(scenario())
+    # A loop of its own in a thread of its own, whatever loop this thread may have running
+    # (the browser tests' Playwright leaves one).
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()
     assert told == ["m1", "m1", "m1", "m1"]
