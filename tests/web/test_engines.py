@@ -121,7 +121,11 @@ def test_a_failing_engine_forfeits_instead_of_hanging_the_match(
     assert sys.executable not in view["ending_detail"]  # the command stays the operator's
     assert not view["thinking"]
     record = client.get(f"/api/matches/{match_id}/record").json()
-    assert record["ending"] == {"reason": "forfeit", "result": "1-0"}
+    assert record["ending"] == {
+        "reason": "forfeit",
+        "result": "1-0",
+        "detail": view["ending_detail"],
+    }
 
 
 def test_serve_refuses_an_engine_that_does_not_start_in_one_line(tmp_path: Path) -> None:

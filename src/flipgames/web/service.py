@@ -991,6 +991,8 @@ class MatchService:
         record = make_record(state, seed=seed)
         if loaded.ending is not None:
             record["ending"] = {"reason": loaded.ending, "result": loaded.result}
+            if loaded.ending_detail:
+                record["ending"]["detail"] = loaded.ending_detail
         if loaded.clock is not None:
             record["clock"] = clocks.record_entry(loaded.clock)
         return schemas.Record.model_validate(record)
