@@ -5,6 +5,7 @@ flag, and the flag timer with a real one-second clock."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -275,3 +276,24 @@ def test_the_server_flags_a_player_who_does_not_move(client: TestClient) -> None
                 assert view["clock"]["running"] in (None, 0)
             assert (view["ending"], view["result"]) == ("timeout", "0-1")
             assert view["clock"]["remaining_ms"][0] == 0
+
+
+def test_the_flag_is_committed_with_nobody_connected_or_reading(
+    client: TestClient, database_url: str
+) -> None:
+    match = create(client, 1, 0)  # a real one-second clock
+    act(client, match, 0, "b1xb3")
+    act(client, match, 1, "a3xb3")
+    # No socket, no read: only the server's timer can end the match. Watch the database.
+    engine = make_engine(database_url)
+    query = select(matches.c.ending, matches.c.ending_result).where(matches.c.id == match["id"])
+    try:
+        for _ in range(300):  # a bounded wait for the timer, not a timing
+            with engine.connect() as connection:
+                row = connection.execute(query).one()
+            if row.ending is not None:
+                break
+            time.sleep(0.1)
+    finally:
+        engine.dispose()
+    assert (row.ending, row.ending_result) == ("timeout", "0-1")
