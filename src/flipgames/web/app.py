@@ -25,12 +25,13 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import engines, errors, routes
+from flipgames.web import errors, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
 from flipgames.web.clocks import FlagTimers
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
+from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.fanout import listen, listen_url
 from flipgames.web.limits import RateLimit
@@ -110,7 +111,7 @@ def create_app(
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
     service = MatchService(engine, solutions or Solutions(), transactions, live)
-    service.engines = engines.register(settings.engines, timeout=settings.engine_seconds)
+    service.engines = register_engines(settings.engines, timeout=settings.engine_seconds)
     service.engine_seconds = settings.engine_seconds
     app.state.service = service
     hub = app.state.hub = Hub()
