@@ -19,7 +19,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -47,9 +47,10 @@ def free_port() -> int:
 
 @contextmanager
 def running_arcade(
-    folder: Path, port: int | None = None, wait_seconds: float = 60.0
+    folder: Path, port: int | None = None, wait_seconds: float = 60.0, extra: Sequence[str] = ()
 ) -> Iterator[str]:
-    """Start ``flipgames serve`` with its database in ``folder``; yield its base URL.
+    """Start ``flipgames serve`` with its database in ``folder`` (and the ``extra``
+    arguments); yield its base URL.
 
     Starting it again with the same folder and port is a server restart.
     """
@@ -63,6 +64,7 @@ def running_arcade(
         str(port),
         "--db",
         f"sqlite:///{folder / 'arcade.sqlite'}",
+        *extra,
     ]
     # The tests click through whole games far faster than people do, all from 127.0.0.1: the
     # rate limits are off here (tests/web/test_protections.py tests them).

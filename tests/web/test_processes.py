@@ -130,6 +130,70 @@ def test_two_server_processes_play_one_match_with_a_player_on_each(
         assert both[0]["history"] == both[1]["history"] == ["b1xb3", "a3xb3"]
 
 
+def next_presence(socket: ClientConnection, wanted: list[int]) -> None:
+    """Read presence messages until one says ``wanted`` (views in between are skipped)."""
+    seen = []
+    while True:
+        message = json.loads(socket.recv(timeout=30))
+        if message["type"] == "presence":
+            seen.append(message["seats"])
+            if message["seats"] == wanted:
+                return
+        assert len(seen) < 10, seen
+
+
+@needs_postgres
+def test_a_player_on_another_process_is_shown_connected(schema_url: str, tmp_path: Path) -> None:
+    log = tmp_path / "servers.log"
+    with serve(schema_url, log) as first, serve(schema_url, log) as second:
+        created = call(first, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+        match_id = created["id"]
+        white_token = created["token"]
+        black_token = created["links"]["invite"].split("token=")[1]
+        base = f"/ws/matches/{match_id}?presence=true&token="
+        with connect(f"ws://127.0.0.1:{first}{base}{white_token}") as white:
+            next_presence(white, [0])
+            with connect(f"ws://127.0.0.1:{second}{base}{black_token}") as black:
+                # Black, on the second process, sees White on the first, and White sees Black.
+                next_presence(black, [0, 1])
+                next_presence(white, [0, 1])
+            next_presence(white, [0])  # Black left the other process: away
+
+
+@needs_postgres
+def test_a_clock_runs_out_with_the_players_on_two_processes(
+    schema_url: str, tmp_path: Path
+) -> None:
+    log = tmp_path / "servers.log"
+    with serve(schema_url, log) as first, serve(schema_url, log) as second:
+        body = {"game": "flipflop-3x3", "mode": "online", "clock": {"initial": 1}}
+        created = call(first, "POST", "/api/matches", body)
+        match_id = created["id"]
+        white_token = created["token"]
+        black_token = created["links"]["invite"].split("token=")[1]
+        with (
+            connect(f"ws://127.0.0.1:{first}/ws/matches/{match_id}?token={white_token}") as white,
+            connect(f"ws://127.0.0.1:{second}/ws/matches/{match_id}?token={black_token}") as black,
+        ):
+            white.send(json.dumps({"type": "action", "action": "b1xb3", "ply": 0}))
+            while next_view(black)["ply"] != 1:
+                pass
+            black.send(json.dumps({"type": "action", "action": "a3xb3", "ply": 1}))
+            # White's second runs out; both processes have a timer for it, one commits it.
+            for socket in (white, black):
+                view = next_view(socket)
+                while view["status"] != "finished":
+                    view = next_view(socket)
+                assert (view["ending"], view["result"], view["ply"]) == ("timeout", "0-1", 2)
+        base = schema_url.split("?")[0]
+        schema = schema_url.split("%3D")[1]
+        with psycopg.connect(base, autocommit=True) as connection:
+            (revision,) = connection.execute(
+                f"SELECT revision FROM {schema}.matches WHERE id = %s", (match_id,)
+            ).fetchone() or (None,)
+        assert revision == 3  # two moves and one flag, not two
+
+
 @needs_postgres
 def test_workers_2_plays_against_the_computer(schema_url: str, tmp_path: Path) -> None:
     with serve(schema_url, tmp_path / "server.log", "--workers", "2") as port:
@@ -153,6 +217,20 @@ def test_workers_2_plays_against_the_computer(schema_url: str, tmp_path: Path) -
         assert len(view["history"]) >= 2
         assert all(actor in (0, 1) for actor in view["actors"])
         assert view["actors"][:2] == [0, 1]
+
+
+@needs_postgres
+def test_workers_2_seat_an_outside_engine(schema_url: str, tmp_path: Path) -> None:
+    toy = f"toy={sys.executable} -m flipgames engine --level easy --seed 1"
+    with serve(schema_url, tmp_path / "server.log", "--workers", "2", "--engine", toy) as port:
+        games = {g["name"]: g for g in call(port, "GET", "/api/games")}
+        assert games["flipflop-3x3"]["engines"] == ["toy"]  # each worker process has it
+        body = {"game": "flipflop-3x3", "mode": "ai", "level": "engine:toy", "seed": 2}
+        created = call(port, "POST", "/api/matches", body)
+        path = f"/api/matches/{created['id']}"
+        call(port, "POST", f"{path}/actions", {"token": created["token"], "action": "b1xb3"})
+        view = call(port, "GET", f"{path}?token={created['token']}&wait=true")
+        assert (view["ply"], view["actors"], view["ending"]) == (2, [0, 1], None)
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:

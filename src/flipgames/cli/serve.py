@@ -3,6 +3,8 @@
 ``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` prints the
 address to open. ``--workers N`` runs N server processes on the port (PostgreSQL only: they
 share the database, and each match's updates reach every process's WebSockets).
+``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine protocol as
+an opponent named NAME (docs/web.md, "Outside engines"); web users only ever pick the name.
 Without ``--db`` matches are kept in an SQLite file in the user's data folder
 (``$FLIPGAMES_DATA``, else ``$XDG_DATA_HOME/flipgames``, else ``~/.local/share/flipgames``).
 ``python -m flipgames.cli.serve`` takes the same arguments.
@@ -18,6 +20,7 @@ Without ``--db`` matches are kept in an SQLite file in the user's data folder
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import re
@@ -72,6 +75,14 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         metavar="N",
         help="server processes (more than one needs a PostgreSQL --db)",
     )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="NAME=CMD",
+        help="offer an outside program speaking the engine protocol as an opponent named NAME "
+        "(repeatable), e.g. --engine toy='flipgames engine --level easy'",
+    )
     parser.set_defaults(run=cmd_serve)
 
 
@@ -96,7 +107,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"the web arcade needs the 'web' extra ({exc.name} is missing): "
             "pip install 'flipgames[web]'"
         ) from None
-    settings = Settings(database_url=args.db or default_database_url())
+    from flipgames.web.engines import parse_engine, register
+
+    specs = tuple(parse_engine(text) for text in args.engine)
+    settings = Settings(database_url=args.db or default_database_url(), engines=specs)
     if not 1 <= args.workers <= MAX_WORKERS:
         raise FlipgamesError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
     if args.workers > 1 and not settings.database_url.startswith(("postgresql", "postgres")):
@@ -116,6 +130,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1:
         # Each worker process builds its own app from the environment.
         os.environ["FLIPGAMES_DATABASE_URL"] = settings.database_url
+        os.environ["FLIPGAMES_ENGINES"] = json.dumps(specs)
+        register(specs, timeout=settings.engine_seconds)  # a broken engine stops us here
         try:
             engine = make_engine(settings.database_url)
             migrate(engine)  # once, before the workers would race to

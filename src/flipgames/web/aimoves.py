@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
+from flipgames.web import engines
 from flipgames.web.aipool import AiError, AiPool
 from flipgames.web.service import MatchService
 
@@ -87,6 +88,7 @@ class AiMoves:
 
     async def _run(self, match_id: str) -> None:
         service = self._service
+        job = None
         try:
             while True:
                 loaded = await run_in_threadpool(service.load, match_id)
@@ -108,6 +110,11 @@ class AiMoves:
             raise
         except AiError as exc:
             log.error("the computer's move in match %s failed: %s", match_id, exc)
+            if job is not None and engines.engine_name(job.level) is not None:
+                # An outside engine that fails loses the match rather than hang it.
+                detail = str(exc).removeprefix("EngineError: ")
+                if await run_in_threadpool(service.forfeit, match_id, job, detail):
+                    await self._broadcast(match_id)
         except Exception:
             # The next load of the match tries again; the server goes on.
             log.exception("the computer's move in match %s failed", match_id)

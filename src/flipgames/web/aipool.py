@@ -59,11 +59,20 @@ class AiJob:
     actions: tuple[str, ...]
     level: str
     seed: int
+    #: An outside engine's level (``engine:NAME``): the command the operator registered for
+    #: it (None: not offered by this server), and how long it may take to answer.
+    engine: str | None = None
+    engine_seconds: float = 30.0
 
     def choose(self, solutions: Any) -> str:
         """The move, chosen as the server always has: the level's agent seeded by the match's
-        seed and the ply, so a move recomputed after a restart is the same move."""
+        seed and the ply, so a move recomputed after a restart is the same move. An outside
+        engine is asked instead (web/engines.py)."""
         from flipgames.core.registry import make
+        from flipgames.web import engines
+
+        if engines.engine_name(self.level) is not None:
+            return engines.choose_with_engine(self)
 
         state = make(self.game, self.options).state_from_actions(list(self.actions))
         rng = random.Random(f"{self.seed}:{len(self.actions)}:ai")

@@ -11,6 +11,7 @@ WebSocket hub, the routes and the error handlers. Nothing is created at import t
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -28,11 +29,14 @@ from flipgames.web import errors, puzzles, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
+from flipgames.web.clocks import FlagTimers
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
+from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.fanout import listen, listen_url
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
+from flipgames.web.presence import Presence
 from flipgames.web.service import LiveMatches, MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
@@ -75,12 +79,20 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = listen_url(settings.database_url)
         listener = None
+        presence_task = None
         if url is not None:
             listener = asyncio.create_task(listen(url, service.origin, broadcast))
+            presence = Presence(service.origin, engine, hub.here, hub.rooms, hub.announce_presence)
+            hub.elsewhere = presence.elsewhere
+            app.state.presence = presence
+            presence_task = asyncio.create_task(presence.run(url))
+        flag_timers.attach(asyncio.get_running_loop())
         yield
-        if listener is not None:
-            listener.cancel()
-            await asyncio.gather(listener, return_exceptions=True)
+        await flag_timers.close()
+        for task in (listener, presence_task):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await app.state.ai_moves.close()
         pool.close()
         engine.dispose()
@@ -99,14 +111,19 @@ def create_app(
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
     service = MatchService(engine, solutions or Solutions(), transactions, live)
+    service.engines = register_engines(settings.engines, timeout=settings.engine_seconds)
+    service.engine_seconds = settings.engine_seconds
     app.state.service = service
     hub = app.state.hub = Hub()
+    app.state.presence = None  # set when the server starts, on PostgreSQL
     pool = ai_pool or AiPool(max(1, settings.ai_workers))
 
     async def broadcast(match_id: str) -> None:
         await hub.broadcast(match_id, routes.loader(service, match_id))
 
     app.state.ai_moves = AiMoves(service, pool, broadcast)
+    flag_timers = FlagTimers(service.load, broadcast)
+    service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
 
@@ -150,8 +167,14 @@ def create_app(
 def app_from_environment() -> FastAPI:
     """The app for ``flipgames serve --workers N``: uvicorn starts each worker process from
     this factory, so the settings come from the environment ``serve`` sets
-    (``FLIPGAMES_DATABASE_URL``)."""
-    return create_app(Settings(database_url=os.environ["FLIPGAMES_DATABASE_URL"]))
+    (``FLIPGAMES_DATABASE_URL``, and the outside engines as JSON in ``FLIPGAMES_ENGINES``)."""
+    registered = json.loads(os.environ.get("FLIPGAMES_ENGINES", "[]"))
+    return create_app(
+        Settings(
+            database_url=os.environ["FLIPGAMES_DATABASE_URL"],
+            engines=tuple((name, command) for name, command in registered),
+        )
+    )
 
 
 def error_response(error: ApiError) -> JSONResponse:

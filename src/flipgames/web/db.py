@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-5
+6
 >>> migrate(engine)  # already current: nothing to do
-5
+6
 """
 
 from __future__ import annotations
@@ -92,6 +92,16 @@ matches = Table(
     # (several processes on one database: the move is worked out once).
     Column("ai_claim_revision", Integer),
     Column("ai_claim_until", DateTime(timezone=True)),
+    # Clocks (online matches with a time control; see web/clocks.py): the control, each
+    # player's time left when their clock last stopped, and when the running clock started
+    # (milliseconds since the epoch; null while none runs).
+    Column("clock_initial_ms", Integer),
+    Column("clock_increment_ms", Integer),
+    Column("clock_ms_0", BigInteger),
+    Column("clock_ms_1", BigInteger),
+    Column("clock_since_ms", BigInteger),
+    # A forfeit's reason in words (an outside engine that crashed or did not answer).
+    Column("ending_detail", String(300)),
 )
 
 seats = Table(
@@ -160,6 +170,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE matches ADD COLUMN ai_claim_revision INTEGER",
         "ALTER TABLE matches ADD COLUMN ai_claim_until TIMESTAMP WITH TIME ZONE",
+    ),
+    (
+        "ALTER TABLE matches ADD COLUMN clock_initial_ms INTEGER",
+        "ALTER TABLE matches ADD COLUMN clock_increment_ms INTEGER",
+        "ALTER TABLE matches ADD COLUMN clock_ms_0 BIGINT",
+        "ALTER TABLE matches ADD COLUMN clock_ms_1 BIGINT",
+        "ALTER TABLE matches ADD COLUMN clock_since_ms BIGINT",
+        "ALTER TABLE matches ADD COLUMN ending_detail VARCHAR(300)",
     ),
 )
 

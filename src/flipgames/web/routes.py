@@ -21,11 +21,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import game_names
-from flipgames.web import errors, schemas
+from flipgames.web import clocks, errors, schemas
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
+from flipgames.web.presence import Presence
 from flipgames.web.service import MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Render
@@ -132,6 +133,7 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 options=options,
                 levels=service.solutions.levels(game),
                 solved=service.solutions.ready(game),
+                engines=[e.name for e in service.engines.values() if name in e.games],
             )
         )
     return games
@@ -166,6 +168,7 @@ async def create_match(
             seat=body.seat,
             seed=body.seed,
             assist=body.assist,
+            clock=clocks.control_from_request(body.clock),
         )
     )
     match_id = created.match_id
@@ -409,6 +412,7 @@ async def match_socket(
     try:
         await hub.join(match_id, connection, loader(service, match_id))
         await hub.announce_presence(match_id)
+        await _tell_other_processes(websocket, match_id)
         if thinking:
             ai_moves.start(match_id)
         while True:
@@ -434,6 +438,14 @@ async def match_socket(
             ai_moves.cancel(match_id)  # nobody is watching: free the worker
         else:
             await hub.announce_presence(match_id)
+        await _tell_other_processes(websocket, match_id)
+
+
+async def _tell_other_processes(websocket: WebSocket, match_id: str) -> None:
+    """Announce who is connected here to the other server processes (PostgreSQL)."""
+    presence: Presence | None = websocket.app.state.presence
+    if presence is not None:
+        await presence.announce(match_id)
 
 
 # --- pages ------------------------------------------------------------------------------------

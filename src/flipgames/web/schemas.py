@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
 #: How a match ended outside the rules engine.
-Ending = Literal["resignation", "agreement"]
+Ending = Literal["resignation", "agreement", "timeout", "forfeit"]
 #: Seeds fit a signed 64-bit column. The seed decides every chance outcome, so it is a secret
 #: until the match ends: the server picks it from 63 random bits, too many to search for.
 MAX_SEED = 2**63 - 1
@@ -24,6 +24,26 @@ MAX_SEED = 2**63 - 1
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class ClockRequest(_Request):
+    """A time control: seconds per player and seconds added after each of their moves."""
+
+    initial: StrictInt = Field(ge=1, le=3 * 60 * 60, description="seconds per player")
+    increment: StrictInt = Field(
+        default=0, ge=0, le=60, description="seconds added after each move"
+    )
+
+
+class ClockView(BaseModel):
+    initial_ms: int
+    increment_ms: int
+    label: str = Field(description="the time control, e.g. 5+3 (minutes + seconds)")
+    remaining_ms: list[int] = Field(
+        description="each player's time left when the view was made (the running one counted "
+        "down to then)"
+    )
+    running: int | None = Field(description="the player whose clock runs now, if any")
 
 
 class CreateMatch(_Request):
@@ -42,6 +62,9 @@ class CreateMatch(_Request):
         default=None,
         description="hints and analysis for both seats (null: on against the AI, off between "
         "two people)",
+    )
+    clock: ClockRequest | None = Field(
+        default=None, description="online matches: a time control (null: no clocks)"
     )
 
 
@@ -92,6 +115,10 @@ class GameInfo(BaseModel):
     options: list[OptionInfo]
     levels: list[str]
     solved: bool
+    engines: list[str] = Field(
+        default_factory=list,
+        description="outside engines the operator registered for this game: level engine:NAME",
+    )
 
 
 class RulesInfo(BaseModel):
@@ -147,8 +174,13 @@ class View(BaseModel):
     )
     ending: Ending | None = Field(
         default=None,
-        description="how the match ended outside the rules: a resignation or an agreed draw",
+        description="how the match ended outside the rules: a resignation, an agreed draw, "
+        "a loss on time, or a forfeit (an outside engine that failed)",
     )
+    ending_detail: str | None = Field(
+        default=None, description="a forfeit's reason, in words (e.g. the engine's error)"
+    )
+    clock: ClockView | None = Field(default=None, description="the clocks (clocked matches)")
     draw_offer: int | None = Field(default=None, description="the seat offering a draw now")
     rematch: str | None = Field(
         default=None, description="the id of the rematch, once a player has asked for one"
@@ -212,5 +244,12 @@ class Record(BaseModel):
     actions: list[str]
     result: str = Field(description="by the rules: '*' for a match ended by resignation or draw")
     ending: dict[str, str] | None = Field(
-        default=None, description='{"reason": "resignation" | "agreement", "result": "0-1"}'
+        default=None,
+        description='{"reason": "resignation" | "agreement" | "timeout" | "forfeit", '
+        '"result": "0-1"}',
+    )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description='clocked matches: {"control": "5+3", "initial_ms", "increment_ms", '
+        '"remaining_ms"}',
     )

@@ -31,6 +31,7 @@ match is still where it was.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -59,7 +60,7 @@ from flipgames.core.game import Game, State, sample_chance
 from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.core.registry import game_class, make
-from flipgames.web import schemas
+from flipgames.web import clocks, engines, schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.aipool import AiJob
 from flipgames.web.db import Transactions, actions, matches, seats
@@ -105,6 +106,10 @@ class Loaded:
     draw_offer: int | None = None
     #: The match that followed this one (a rematch), if any.
     rematch_id: str | None = None
+    #: The clocks of a clocked match (see web/clocks.py).
+    clock: clocks.Clock | None = None
+    #: A forfeit's reason in words.
+    ending_detail: str | None = None
 
     @property
     def over(self) -> bool:
@@ -233,6 +238,12 @@ class MatchService:
         self.replays = 0
         #: This process's name in change announcements, so it skips its own.
         self.origin = secrets.token_hex(6)
+        #: Told each clocked match's flag deadline whenever it is loaded (web/clocks.py).
+        self.watch_clock: Callable[[str, int | None], None] | None = None
+        #: The outside engines the operator registered, by name, and how long one may take
+        #: to answer (web/engines.py).
+        self.engines: Mapping[str, engines.Engine] = {}
+        self.engine_seconds = 30.0
 
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
@@ -271,6 +282,7 @@ class MatchService:
         seat: int,
         seed: int | None,
         assist: bool | None,
+        clock: clocks.TimeControl | None = None,
     ) -> CreatedMatch:
         """Create a match and return the creator's token (and the invitee's, online).
 
@@ -282,7 +294,7 @@ class MatchService:
             raise ApiError(422, "bad_request", f"seat must be 0..{game.num_players - 1}: {seat}")
         if mode == "ai":
             level = level or "easy"
-            levels = self.solutions.levels(game)
+            levels = self.solutions.levels(game) + engines.levels_for(self.engines, game)
             if level not in levels:
                 if level == "perfect":
                     raise unavailable(
@@ -303,6 +315,13 @@ class MatchService:
                 "an online match cannot be given a seed: its creator could foresee every "
                 "chance outcome (tiles, spinners)",
             )
+        if clock is not None and mode != "online":
+            raise ApiError(
+                422,
+                "bad_request",
+                "clocks are for online matches between two people (the computer takes no "
+                "time, and one screen has one player to move)",
+            )
         if seed is None:
             seed = secrets.randbelow(schemas.MAX_SEED + 1)
         token = secrets.token_urlsafe(24)
@@ -322,6 +341,8 @@ class MatchService:
             assist=mode == "ai" if assist is None else assist,
         )
 
+        clock_state = None if clock is None else clocks.start(clock, game.num_players)
+
         def insert_match(connection: Connection) -> None:
             connection.execute(
                 insert(matches).values(
@@ -336,6 +357,7 @@ class MatchService:
                     assist=match.assist,
                     rules_version=rules_version(game),
                     revision=0,
+                    **clocks.columns(clock_state),
                 )
             )
             connection.execute(
@@ -349,7 +371,7 @@ class MatchService:
         self._tx.run(insert_match)
         hashes = {s: hash_token(t) for s, t in tokens.items()}
         with self._lock(match.id):
-            loaded = Loaded(match, game.new_initial_state(), hashes, 0)
+            loaded = Loaded(match, game.new_initial_state(), hashes, 0, clock=clock_state)
             self.live.put(match.id, loaded)
             loaded = self._chance(loaded)
         view = self.view(loaded, self.viewer(loaded, token))
@@ -361,7 +383,56 @@ class MatchService:
         """The match as committed, after drawing any pending chance outcome (left by a server
         stopped between an action and its follow-ups)."""
         with self._lock(match_id):
-            return self._chance(self._read(match_id))
+            return self._current(match_id)
+
+    def _current(self, match_id: str) -> Loaded:
+        """The match as committed now: pending chance outcomes drawn, a due loss on time
+        committed, and its clock's deadline told to the flag timers."""
+        return self._watch(self._flag(self._chance(self._read(match_id))))
+
+    def _watch(self, loaded: Loaded) -> Loaded:
+        if loaded.clock is not None and self.watch_clock is not None:
+            deadline = clocks.deadline_ms(loaded.clock, loaded.state, over=loaded.over)
+            self.watch_clock(loaded.match.id, deadline)
+        return loaded
+
+    def _flag(self, loaded: Loaded) -> Loaded:
+        """Commit the loss on time of the player to move if their time is up. Of several
+        processes seeing the same flag, one commits it (the revision decides); the others
+        read the match again and find it finished."""
+        for _ in range(5):
+            clock = loaded.clock
+            now = clocks.now_ms()
+            if clock is None or not clocks.flag_due(
+                clock, loaded.state, over=loaded.over, now_ms=now
+            ):
+                return loaded
+            loser = loaded.state.current_player
+            values: dict[str, Any] = {
+                "ending": "timeout",
+                "ending_result": "0-1" if loser == 0 else "1-0",
+                "draw_offer": None,
+            }
+            stopped = clocks.flagged(clock, loaded.state)
+            write = functools.partial(
+                _bump, loaded=loaded, origin=self.origin, **values, **clocks.columns(stopped)
+            )
+            try:
+                self._tx.run(write)
+            except StaleRevision:
+                loaded = self._read(loaded.match.id)
+                continue
+            loaded = replace(
+                loaded,
+                revision=loaded.revision + 1,
+                clock=stopped,
+                ending="timeout",
+                ending_result=values["ending_result"],
+                draw_offer=None,
+            )
+            self.live.put(loaded.match.id, loaded)
+            return loaded
+        return loaded
 
     def _read(self, match_id: str) -> Loaded:
         """The live state when it is the database's revision, else a replay (kept live)."""
@@ -430,6 +501,8 @@ class MatchService:
             ending_result=row.ending_result,
             draw_offer=row.draw_offer,
             rematch_id=row.rematch_id,
+            clock=clocks.from_row(row),
+            ending_detail=row.ending_detail,
         )
 
     @staticmethod
@@ -505,6 +578,8 @@ class MatchService:
             undo=undo,
             thinking=computer_to_move(loaded),
             ending=cast(schemas.Ending | None, loaded.ending),
+            ending_detail=loaded.ending_detail,
+            clock=clocks.view(loaded.clock, state, over=over, now_ms=clocks.now_ms()),
             draw_offer=loaded.draw_offer,
             rematch=loaded.rematch_id,
             text=state.render(),
@@ -515,7 +590,7 @@ class MatchService:
     def act(self, match_id: str, token: str | None, text: str, ply: int | None) -> schemas.View:
         """Check and commit one action, then its follow-ups; return the actor's view."""
         with self._lock(match_id):
-            loaded = self._chance(self._read(match_id))
+            loaded = self._current(match_id)
             state = loaded.state
             viewer = self.viewer(loaded, token, required=True)
             if loaded.over:
@@ -541,7 +616,7 @@ class MatchService:
                 raise ApiError(
                     409, "stale", "another action was accepted first: reload the match"
                 ) from None
-            return self.view(self._chance(loaded), viewer)
+            return self.view(self._watch(self._chance(loaded)), viewer)
 
     def undo(self, match_id: str, token: str | None) -> schemas.View:
         """Against the AI: take back the human's last decision and everything after it, unless
@@ -586,7 +661,7 @@ class MatchService:
         """The token's player gives up: the other wins. (On a shared screen, the player to
         move resigns.)"""
         with self._lock(match_id):
-            loaded = self._chance(self._read(match_id))
+            loaded = self._current(match_id)
             viewer = self.viewer(loaded, token, required=True)
             if loaded.over:
                 raise game_over(loaded)
@@ -601,7 +676,7 @@ class MatchService:
         player's offer. Offering when the other has offered already accepts it; a move by the
         other player declines it."""
         with self._lock(match_id):
-            loaded = self._chance(self._read(match_id))
+            loaded = self._current(match_id)
             viewer = self.viewer(loaded, token, required=True)
             if loaded.match.mode != "online":
                 raise unavailable("draws are offered only between two people online")
@@ -687,6 +762,11 @@ class MatchService:
                     assist=match.assist,
                     rules_version=rules_version(match.game),
                     revision=0,
+                    **clocks.columns(
+                        None
+                        if loaded.clock is None
+                        else clocks.start(loaded.clock.control, match.game.num_players)
+                    ),
                 )
             )
 
@@ -698,11 +778,18 @@ class MatchService:
 
     def _set(self, loaded: Loaded, **values: Any) -> Loaded:
         """Change the match's row (ending, draw offer) with its revision; the new live state."""
+        clock = loaded.clock
+        if clock is not None and values.get("ending"):
+            # The match ends: the running clock stops, charged up to now.
+            clock = clocks.stop(clock, loaded.state, now_ms=clocks.now_ms())
+        columns = clocks.columns(clock) if clock is not loaded.clock else {}
         try:
-            self._tx.run(lambda connection: _bump(connection, loaded, self.origin, **values))
+            self._tx.run(
+                lambda connection: _bump(connection, loaded, self.origin, **values, **columns)
+            )
         except StaleRevision:
             raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
-        after = replace(loaded, revision=loaded.revision + 1, **values)
+        after = replace(loaded, revision=loaded.revision + 1, clock=clock, **values)
         self.live.put(loaded.match.id, after)
         return after
 
@@ -714,16 +801,20 @@ class MatchService:
 
         # A move by the other player declines a draw offer.
         offer = loaded.draw_offer if loaded.draw_offer == state.current_player else None
+        new_state = state.apply(action)
+        clock = loaded.clock
+        if clock is not None:
+            clock = clocks.after_action(clock, state, new_state, now_ms=clocks.now_ms())
 
         def write(connection: Connection) -> None:
-            _bump(connection, loaded, self.origin, draw_offer=offer)
+            _bump(connection, loaded, self.origin, draw_offer=offer, **clocks.columns(clock))
             connection.execute(
                 insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
             )
 
         self._tx.run(write)
         after = replace(
-            loaded, state=state.apply(action), revision=loaded.revision + 1, draw_offer=offer
+            loaded, state=new_state, revision=loaded.revision + 1, draw_offer=offer, clock=clock
         )
         self.live.put(loaded.match.id, after)
         return after
@@ -739,19 +830,49 @@ class MatchService:
 
     # --- the AI's moves ---------------------------------------------------------------------
 
-    @staticmethod
-    def ai_job(loaded: Loaded) -> AiJob | None:
+    def ai_job(self, loaded: Loaded) -> AiJob | None:
         """What the computer must decide in ``loaded``, or None when it is not to move."""
         match = loaded.match
         if not computer_to_move(loaded) or match.level is None:
             return None
+        engine = self.engines.get(engines.engine_name(match.level) or "")
         return AiJob(
             game=match.game.name,
             options=dict(match.game.options),
             actions=tuple(loaded.state.history_notation()),
             level=match.level,
             seed=match.seed,
+            engine=None if engine is None else engine.command,
+            engine_seconds=self.engine_seconds,
         )
+
+    def forfeit(self, match_id: str, job: AiJob, detail: str) -> Loaded | None:
+        """An outside engine failed to make the move ``job`` asked for: the match ends, won
+        by the human, with ``detail`` saying why (None when the match has moved on)."""
+        with self._lock(match_id):
+            loaded = self._read(match_id)
+            if self.ai_job(loaded) != job:
+                return None
+            human = loaded.match.human_seat
+            values: dict[str, Any] = {
+                "ending": "forfeit",
+                "ending_result": "1-0" if human == 0 else "0-1",
+                "ending_detail": detail[:300],
+                "draw_offer": None,
+            }
+            try:
+                self._tx.run(functools.partial(_bump, loaded=loaded, origin=self.origin, **values))
+            except StaleRevision:
+                return None
+            after = replace(
+                loaded,
+                revision=loaded.revision + 1,
+                ending="forfeit",
+                ending_result=values["ending_result"],
+                ending_detail=values["ending_detail"],
+            )
+            self.live.put(match_id, after)
+            return after
 
     def claim_ai(self, loaded: Loaded, *, seconds: float = 120.0) -> bool:
         """Claim the computer's move in ``loaded`` for this process, so that with several
@@ -870,6 +991,10 @@ class MatchService:
         record = make_record(state, seed=seed)
         if loaded.ending is not None:
             record["ending"] = {"reason": loaded.ending, "result": loaded.result}
+            if loaded.ending_detail:
+                record["ending"]["detail"] = loaded.ending_detail
+        if loaded.clock is not None:
+            record["clock"] = clocks.record_entry(loaded.clock)
         return schemas.Record.model_validate(record)
 
     def replay(self, match_id: str) -> schemas.Replay:

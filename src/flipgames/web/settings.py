@@ -92,5 +92,10 @@ class Settings:
     live_idle_seconds: int = field(
         default_factory=lambda: env_int("FLIPGAMES_LIVE_IDLE_SECONDS", 600)
     )
+    #: Outside engines the operator registered (``flipgames serve --engine NAME=CMD``): name
+    #: and command, offered as opponents (web/engines.py); how long one may take to answer
+    #: (``FLIPGAMES_ENGINE_SECONDS``), after which it forfeits the match.
+    engines: tuple[tuple[str, str], ...] = ()
+    engine_seconds: int = field(default_factory=lambda: env_int("FLIPGAMES_ENGINE_SECONDS", 30))
     templates_dir: Path = field(default=_PACKAGE_DIR / "templates")
     static_dir: Path = field(default=_PACKAGE_DIR / "static")

@@ -57,6 +57,8 @@ class Hub:
 
     def __init__(self) -> None:
         self._rooms: defaultdict[str, _Room] = defaultdict(_Room)
+        #: The seats connected to a match on other server processes (web/presence.py).
+        self.elsewhere: Callable[[str], set[int]] = lambda _match_id: set()
 
     async def join(self, match_id: str, connection: Connection, load: Callable[[], Render]) -> None:
         """Add ``connection`` to its match's room and send it the current view.
@@ -82,10 +84,19 @@ class Hub:
         return True
 
     def present(self, match_id: str) -> list[int]:
-        """The seats with at least one open connection to ``match_id``."""
+        """The seats with at least one open connection to ``match_id`` (here or on another
+        server process)."""
+        return sorted(set(self.here(match_id)) | self.elsewhere(match_id))
+
+    def here(self, match_id: str) -> list[int]:
+        """The seats with an open connection to ``match_id`` on this process."""
         room = self._rooms.get(match_id)
         connections = room.connections if room else set()
         return sorted({seat for c in connections for seat in c.viewer})
+
+    def rooms(self) -> list[str]:
+        """The matches with someone connected here."""
+        return [match_id for match_id, room in self._rooms.items() if room.connections]
 
     async def announce_presence(self, match_id: str) -> None:
         """Tell everyone in the room which seats are connected (after a join or a leave)."""

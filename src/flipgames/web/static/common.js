@@ -87,7 +87,9 @@ export function renderPlayers(container, view, presence = null) {
       if (won) row.classList.add("winner");
     }
     let who = "";
-    if (view.mode === "ai") who = player === view.seat ? "you" : `computer · ${view.level}`;
+    // An outside engine's level is "engine:NAME" (registered by the server's operator).
+    const opponent = (view.level || "").startsWith("engine:") ? `engine · ${view.level.slice(7)}` : `computer · ${view.level}`;
+    if (view.mode === "ai") who = player === view.seat ? "you" : opponent;
     else if (view.mode === "online") who = player === view.seat ? "you" : "friend";
     else if (view.mode === "local") who = "this screen";
     row.innerHTML = `<span class="swatch"></span><span class="name"></span><span class="who"></span>`;

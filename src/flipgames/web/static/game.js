@@ -11,6 +11,7 @@ import {
   renderPlayers, resultTitle, statusLine, toast,
 } from "./common.js";
 import { valueClass, valueText } from "./boards/svg.js";
+import { createClocks } from "./clock.js";
 
 const id = matchIdFromPath();
 const token = new URLSearchParams(location.search).get("token");
@@ -33,6 +34,18 @@ let flipped = false; // the player turned the board round
 let myTurnBefore = false; // for the turn notification: only when the turn arrives
 let resignArmed = false; // Resign asks to be clicked again
 let resultClosed = false; // the player closed the game-over sheet (phones)
+// A clock that reaches zero here: the server's loss on time comes over the socket; should it
+// not come (socket down), ask for the match.
+const clocks = createClocks($("clocks"), {
+  onExpired: () => setTimeout(async () => {
+    if (view.status === "finished") return;
+    try {
+      await show(await api.view(id, token));
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }, liveState === "live" ? 1500 : 200),
+});
 
 /** Identifies a position: an undo followed by another move reaches the same ply elsewhere. */
 const positionKey = (v) => `${v.ply}|${v.history.join(" ")}`;
@@ -133,6 +146,7 @@ function draw(delta = { fresh: [], reverse: false }) {
   $("turn-dot").className = `turn-dot p${view.current_player}`;
   document.body.classList.toggle("my-turn", interactive());
   renderPlayers($("players"), view, presence);
+  clocks.update(view);
   renderAssist();
   renderMoves($("moves"), boardModule.describeTurns(view.history, view.actors), {
     players: view.players,
@@ -163,6 +177,11 @@ function draw(delta = { fresh: [], reverse: false }) {
       $("result-detail").textContent = `${cap(view.players[loser])} resigned.`;
     } else if (view.ending === "agreement") {
       $("result-detail").textContent = "Drawn by agreement.";
+    } else if (view.ending === "timeout") {
+      const loser = view.result === "1-0" ? 1 : 0;
+      $("result-detail").textContent = `${cap(view.players[loser])} ran out of time.`;
+    } else if (view.ending === "forfeit") {
+      $("result-detail").textContent = `The engine forfeits: ${view.ending_detail}`;
     }
     renderRematch();
     $("replay-link").href = `/replay/${encodeURIComponent(id)}`;

@@ -86,6 +86,18 @@ function openDialog(game) {
     o.textContent = cap(name);
     return o;
   }));
+  // Outside engines the server's operator registered play as levels named engine:NAME.
+  if ((game.engines || []).length) {
+    const group = document.createElement("optgroup");
+    group.label = "Outside engines";
+    group.append(...game.engines.map((name) => {
+      const o = document.createElement("option");
+      o.value = `engine:${name}`;
+      o.textContent = `Engine: ${name}`;
+      return o;
+    }));
+    level.append(group);
+  }
   const seat = $("seat");
   seat.replaceChildren(...[0, 1].map((player) => {
     const o = document.createElement("option");
@@ -105,6 +117,9 @@ function openDialog(game) {
 function syncMode() {
   const mode = new FormData($("new-game-form")).get("mode");
   $("level-field").hidden = mode !== "ai";
+  // Clocks are for two people online: the computer takes no time, one screen has one mover.
+  $("clock-field").hidden = mode !== "online";
+  $("clock-custom").hidden = mode !== "online" || $("clock").value !== "custom";
   $("seat-field").hidden = mode === "local";
   // Help is on against the computer and off between two people unless the creator turns it
   // on (for both: everyone in the match sees the setting).
@@ -123,6 +138,13 @@ async function startGame(event) {
   const spec = { game: chosen.name, options, mode, assist: $("assist").checked };
   if (mode === "ai") spec.level = form.get("level");
   if (mode !== "local") spec.seat = Number(form.get("seat"));
+  const clock = $("clock").value;
+  if (mode === "online" && clock === "custom") {
+    spec.clock = { initial: Number($("clock-initial").value), increment: Number($("clock-increment").value) };
+  } else if (mode === "online" && clock) {
+    const [initial, increment] = clock.split("+").map(Number);
+    spec.clock = { initial, increment };
+  }
   $("start").disabled = true;
   // The answer comes at once (the computer's first move, if it has one, follows on the game
   // page): this shows only on a slow connection.
@@ -183,6 +205,7 @@ async function start() {
 }
 
 for (const radio of document.querySelectorAll("input[name=mode]")) radio.addEventListener("change", syncMode);
+$("clock").addEventListener("change", syncMode);
 $("new-game-form").addEventListener("submit", startGame);
 $("new-game-close").addEventListener("click", () => $("new-game").close());
 listMine();

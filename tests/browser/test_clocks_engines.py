@@ -1,0 +1,127 @@
+"""Clocks and outside engines in the browser, by mouse: a clocked match created in the lobby
+and joined from the invite link, whose short clock runs out with both players watching; and
+an outside engine registered by the operator, chosen in the lobby and played against."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import running_arcade
+from pages import FINAL_TARGETS, create, match, play_to_the_end
+from test_accessibility import AXE, serious_violations
+
+TOY = f"{sys.executable} -m flipgames engine --level easy --seed 2"
+
+
+def move_by_mouse(page: Any, base: str, match_id: str) -> None:
+    """A FlipFlop move in an online match: a piece, then where it goes."""
+    before = match(base, match_id)["ply"]
+    page.locator(".targets .target.source").first.click()
+    page.locator(FINAL_TARGETS).first.click()
+    page.wait_for_function("!document.body.classList.contains('my-turn')")
+    assert match(base, match_id)["ply"] == before + 1
+
+
+def test_a_short_clock_runs_out_and_both_players_see_the_loss_on_time(
+    browser: Any, arcade: str
+) -> None:
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
+    white, black = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for page in (white, black):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # White creates the match in the lobby: friend online, a custom clock of 3 s per player.
+    white.goto(arcade + "/")
+    white.click(".game-card[data-game='flipflop-3x3'] button.play")
+    white.check("input[name=mode][value=online]")
+    assert white.locator("#clock-field").is_visible()
+    white.select_option("#clock", "custom")
+    white.fill("#clock-initial", "3")
+    white.fill("#clock-increment", "0")
+    white.click("#start")
+    white.wait_for_selector(".board-svg")
+    match_id = white.url.split("/play/")[1].split("?")[0]
+    invite = white.input_value("#invite")
+    black.goto(invite)
+    black.wait_for_selector(".board-svg")
+    for page in (white, black):
+        page.wait_for_selector("#clocks:not([hidden])")
+        assert page.inner_text("#clocks .clock.p0 time") == "0:03.0"
+        assert page.inner_text("#clocks .clock.p1 time") == "0:03.0"
+    # Each player's first move is free; then White's clock runs, and White does not move.
+    move_by_mouse(white, arcade, match_id)
+    black.wait_for_function("document.body.classList.contains('my-turn')")
+    move_by_mouse(black, arcade, match_id)
+    black.wait_for_selector("#clocks .clock.p0.running")
+    for page in (white, black):
+        page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+        assert page.inner_text("#result-title") == "Black wins"
+        assert page.inner_text("#result-detail") == "White ran out of time."
+        assert page.inner_text("#clocks .clock.p0 time") == "0:00.0"
+        assert page.locator("#clocks .clock.running").count() == 0
+    view = match(arcade, match_id)
+    assert (view["ending"], view["result"], view["ply"]) == ("timeout", "0-1", 2)
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def test_the_lobby_offers_clocks_only_online(page: Any, arcade: str) -> None:
+    page.goto(arcade + "/")
+    page.click(".game-card[data-game='flipflop-3x3'] button.play")
+    assert page.locator("#clock-field").is_hidden()  # against the computer: no clock
+    page.check("input[name=mode][value=local]")
+    assert page.locator("#clock-field").is_hidden()
+    page.check("input[name=mode][value=online]")
+    assert page.locator("#clock-field").is_visible()
+
+
+def test_clocks_and_the_clock_choice_have_no_serious_accessibility_violations(
+    browser: Any, arcade: str
+) -> None:
+    assert AXE.exists(), "install axe-core with `npm ci --prefix tests/browser/axe`"
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    audited = context.new_page()
+    audited.goto(arcade + "/")
+    audited.click(".game-card[data-game='flipflop-3x3'] button.play")
+    audited.check("input[name=mode][value=online]")
+    audited.select_option("#clock", "custom")
+    assert serious_violations(audited) == []
+    created = create(arcade, "flipflop-3x3", mode="online", clock={"initial": 300, "increment": 3})
+    audited.goto(arcade + created["links"]["play"])
+    audited.wait_for_selector("#clocks:not([hidden])")
+    assert audited.inner_text("#clocks .clock.p0 time") == "5:00"
+    assert serious_violations(audited) == []
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def engine_arcade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """An arcade whose operator registered ``flipgames engine`` as the engine "toy"."""
+    folder: Path = tmp_path_factory.mktemp("engines")
+    with running_arcade(folder, extra=["--engine", f"toy={TOY}"]) as base_url:
+        yield base_url
+
+
+def test_an_outside_engine_is_chosen_in_the_lobby_and_played_to_the_end(
+    page: Any, engine_arcade: str
+) -> None:
+    page.goto(engine_arcade + "/")
+    page.click(".game-card[data-game='flipflop-3x3'] button.play")
+    page.check("input[name=mode][value=ai]")
+    assert page.locator("#level option[value='engine:toy']").inner_text() == "Engine: toy"
+    page.select_option("#level", "engine:toy")
+    page.click("#start")
+    page.wait_for_selector(".board-svg")
+    match_id = page.url.split("/play/")[1].split("?")[0]
+    assert "engine · toy" in page.inner_text("#players")
+    play_to_the_end(page, engine_arcade, match_id, random.Random(5), limit=40)
+    view = match(engine_arcade, match_id)
+    assert view["level"] == "engine:toy" and view["status"] == "finished"
+    assert view["ending"] is None  # ended by the rules, the engine answering every time
+    assert 1 in view["actors"]  # the engine moved
