@@ -104,6 +104,36 @@ class Http:
             self.writer.close()
 
 
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) used so far by process ``root`` and its descendants (the
+    server's worker processes), from /proc; 0.0 where /proc is missing."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = (int(fields[11]) + int(fields[12])) / tick
+    family = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grew = True
+    return sum(times.get(pid, 0.0) for pid in family)
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
 def percentiles(samples: list[float]) -> str:
     if not samples:
         return "no samples"
@@ -157,7 +187,7 @@ async def hard_games(port: int, seconds: float) -> None:
     print(f"  computer replies made:           {replies}")
 
 
-async def online_games(port: int, seconds: float, games: int = 50) -> None:
+async def online_games(port: int, seconds: float, server: int, games: int = 50) -> None:
     stop = time.perf_counter() + seconds
     trips: list[float] = []
     acted = 0
@@ -205,10 +235,22 @@ async def online_games(port: int, seconds: float, games: int = 50) -> None:
         client.close()
 
     started = time.perf_counter()
+    server_cpu = tree_cpu(server)
+    client_cpu = time.process_time()
     await asyncio.gather(*(table(n) for n in range(games)))
     elapsed = time.perf_counter() - started
+    server_cpu = tree_cpu(server) - server_cpu
+    client_cpu = time.process_time() - client_cpu
     print(f"  {2 * games} clients in {games} online games: {acted / elapsed:.0f} actions/s")
     print(f"  action round trip (socket):  {percentiles(trips)}")
+    # Wall-clock figures depend on what else the machine runs; CPU per action does less.
+    print(
+        f"  server CPU: {server_cpu:.1f} s for {acted} actions = "
+        f"{1000 * server_cpu / max(acted, 1):.2f} ms per action "
+        f"({server_cpu / elapsed:.2f} cores busy); benchmark clients: "
+        f"{1000 * client_cpu / max(acted, 1):.2f} ms per action"
+    )
+    print(f"  load average after: {load_average()}")
 
 
 def main() -> None:
@@ -236,12 +278,13 @@ def main() -> None:
         kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
         print(f"flipgames web load, {machine()}")
         print(f"server: {args.workers} process(es) on {kind}; {args.seconds:.0f} s per scenario")
+        print(f"load average before: {load_average()}")
         if args.only in (None, "hard"):
             print("hard:")
             asyncio.run(hard_games(port, args.seconds))
         if args.only in (None, "online"):
             print("online:")
-            asyncio.run(online_games(port, args.seconds))
+            asyncio.run(online_games(port, args.seconds, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)
