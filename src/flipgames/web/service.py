@@ -442,11 +442,16 @@ class MatchService:
             )
             if revision == cached.revision:
                 return cached
-        loaded = self._replay(match_id)
+        loaded = self._replay(match_id, cached)
         self.live.put(match_id, loaded)
         return loaded
 
-    def _replay(self, match_id: str) -> Loaded:
+    def _replay(self, match_id: str, cached: Loaded | None = None) -> Loaded:
+        """The match as the database has it. From ``cached`` (an older live state of it)
+        when the database's actions continue its own (another server process played on):
+        only the new actions are applied. Anything else (an undo elsewhere, no live state)
+        replays every action."""
+
         def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
             row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
             if row is None:
@@ -465,6 +470,21 @@ class MatchService:
             return row, hashes, list(rows)
 
         row, hashes, rows = self._tx.run(read, read_only=True)
+        if cached is not None:
+            caught_up = self._catch_up(cached, [r.action for r in rows])
+            if caught_up is not None:
+                state, played = caught_up
+                return replace(
+                    cached,
+                    state=state,
+                    played=played,
+                    token_hashes=hashes,
+                    revision=row.revision,
+                    ending=row.ending,
+                    ending_result=row.ending_result,
+                    draw_offer=row.draw_offer,
+                    rematch_id=row.rematch_id,
+                )
         self.replays += 1
         try:
             game = make(row.game, json.loads(row.options))
@@ -499,6 +519,23 @@ class MatchService:
             rematch_id=row.rematch_id,
             played=Played.of(state),
         )
+
+    @staticmethod
+    def _catch_up(cached: Loaded, stored: list[str]) -> tuple[State, Played] | None:
+        """``cached`` moved on by the stored actions after its own, or None when the stored
+        actions do not begin with its own (then the match must be replayed)."""
+        played = cached.record
+        if stored[: len(played.history)] != list(played.history):
+            return None
+        state = cached.state
+        try:
+            for text in stored[len(played.history) :]:
+                action = state.parse_action(text)
+                played = played.then(state, action)
+                state = state.apply(action)
+        except FlipgamesError:
+            return None  # the full replay says what is wrong
+        return state, played
 
     @staticmethod
     def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:

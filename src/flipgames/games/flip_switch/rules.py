@@ -617,8 +617,6 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "target": game.target,
             "flipping": None,
             "banned_switch": None,
-            # The same switch as squares, for pages (they read data, not notation).
-            "banned_squares": None,
             "round": self._round_number(),
             "rounds": game.rounds,
             "round_results": [None if r == DRAWN else r for r in self._results],
@@ -630,7 +628,6 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             view["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
         if self._last != NO_SWITCH and self.current_player >= 0:
             view["banned_switch"] = layout.to_string(layout.switch_base + self._last)
-            view["banned_squares"] = [layout.squares[s] for s in layout.pairs[self._last]]
         if player is not None:
             for label, who in (("mine", player), ("theirs", 1 - player)):
                 view[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}

@@ -180,7 +180,9 @@ export function createBoard(host, ctx) {
       // The last move's squares: a switch's two, a flip's (or its revealed shape's) one.
       const last = next.moves[next.moves.length - 1];
       grid.mark(last ? [last.from, last.to, last.square].filter(Boolean) : [], "last");
-      grid.mark(obs.banned_squares || [], "banned");
+      // The banned switch is one made before: its squares are in that move's data.
+      const banned = obs.banned_switch ? next.moves.findLast((m) => m.kind === "switch" && m.text === obs.banned_switch) : null;
+      grid.mark(banned ? [banned.from, banned.to] : [], "banned");
       grid.mark([], "hint");
       drawScoring();
       drawTargets();
