@@ -431,45 +431,30 @@ class MatchService:
             return self._chance(self._read(match_id))
 
     def _read(self, match_id: str) -> Loaded:
-        """The live state when it is the database's revision, else a replay (kept live)."""
+        """The live state when it is the database's revision, else the match as the database
+        has it (kept live). One read transaction either way."""
         cached: Loaded | None = self.live.get(match_id)
-        if cached is not None:
-            revision = self._tx.run(
-                lambda c: c.execute(
-                    select(matches.c.revision).where(matches.c.id == match_id)
-                ).scalar_one_or_none(),
-                read_only=True,
-            )
-            if revision == cached.revision:
-                return cached
-        loaded = self._replay(match_id, cached)
+        stored = self._tx.run(lambda c: _read_stored(c, match_id, cached), read_only=True)
+        if stored is None:
+            assert cached is not None  # _read_stored answers None only for a current cache
+            return cached
+        loaded = self._rebuild(match_id, *stored, cached=cached)
         self.live.put(match_id, loaded)
         return loaded
 
-    def _replay(self, match_id: str, cached: Loaded | None = None) -> Loaded:
-        """The match as the database has it. From ``cached`` (an older live state of it)
-        when the database's actions continue its own (another server process played on):
-        only the new actions are applied. Anything else (an undo elsewhere, no live state)
-        replays every action."""
-
-        def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
-            row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
-            if row is None:
-                raise not_found(match_id)
-            hashes = {
-                seat: digest
-                for seat, digest in connection.execute(
-                    select(seats.c.seat, seats.c.token_hash).where(seats.c.match_id == match_id)
-                )
-            }
-            rows = connection.execute(
-                select(actions.c.ply, actions.c.action)
-                .where(actions.c.match_id == match_id)
-                .order_by(actions.c.ply)
-            ).all()
-            return row, hashes, list(rows)
-
-        row, hashes, rows = self._tx.run(read, read_only=True)
+    def _rebuild(
+        self,
+        match_id: str,
+        row: Any,
+        hashes: dict[int, str],
+        rows: list[Any],
+        *,
+        cached: Loaded | None,
+    ) -> Loaded:
+        """The match as stored (``row``, its seats' ``hashes`` and action ``rows``). From
+        ``cached`` (an older live state of it) when the stored actions continue its own
+        (another server process played on): only the new actions are applied. Anything else
+        (an undo elsewhere, no live state) replays every action."""
         if cached is not None:
             caught_up = self._catch_up(cached, [r.action for r in rows])
             if caught_up is not None:
@@ -1046,6 +1031,30 @@ class MatchService:
             observation=state.observation(None),
             text=state.render(),
         )
+
+
+def _read_stored(
+    connection: Connection, match_id: str, cached: Loaded | None
+) -> tuple[Any, dict[int, str], list[Any]] | None:
+    """The match's row, its seats' token hashes and its actions, or None when ``cached`` is
+    at the stored revision already (then only the row was read)."""
+    row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
+    if row is None:
+        raise not_found(match_id)
+    if cached is not None and row.revision == cached.revision:
+        return None
+    hashes = {
+        seat: digest
+        for seat, digest in connection.execute(
+            select(seats.c.seat, seats.c.token_hash).where(seats.c.match_id == match_id)
+        )
+    }
+    rows = connection.execute(
+        select(actions.c.ply, actions.c.action)
+        .where(actions.c.match_id == match_id)
+        .order_by(actions.c.ply)
+    ).all()
+    return row, hashes, list(rows)
 
 
 def computer_to_move(loaded: Loaded) -> bool:
