@@ -37,6 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+#: How long past the end of a scenario a client waits for a message before giving up.
+GRACE = 10.0
 
 
 def free_port() -> int:
@@ -104,6 +108,36 @@ class Http:
             self.writer.close()
 
 
+def tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) used so far by process ``root`` and its descendants (the
+    server's worker processes), from /proc; 0.0 where /proc is missing."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = (int(fields[11]) + int(fields[12])) / tick
+    family = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grew = True
+    return sum(times.get(pid, 0.0) for pid in family)
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
 def percentiles(samples: list[float]) -> str:
     if not samples:
         return "no samples"
@@ -157,18 +191,33 @@ async def hard_games(port: int, seconds: float) -> None:
     print(f"  computer replies made:           {replies}")
 
 
-async def online_games(port: int, seconds: float, games: int = 50) -> None:
+async def online_games(port: int, seconds: float, server: int, games: int = 50) -> None:
     stop = time.perf_counter() + seconds
     trips: list[float] = []
     acted = 0
+    last_answer = 0.0
+    stalled = 0
 
     async def player(match_id: str, token: str, rng: random.Random) -> None:
-        nonlocal acted
+        nonlocal acted, last_answer, stalled
         sent_at: float | None = None
         sent_ply = -1
         url = f"ws://127.0.0.1:{port}/ws/matches/{match_id}?token={token}"
         async with connect(url, max_size=2**20) as ws:
-            async for raw in ws:
+            while True:
+                # Bounded: a socket silent for GRACE seconds past the end is left (its
+                # opponent stopped at the end without moving).
+                try:
+                    raw = await asyncio.wait_for(
+                        ws.recv(), max(GRACE, stop + GRACE - time.perf_counter())
+                    )
+                except TimeoutError:
+                    # Waiting for an opponent who stopped at the end is normal; an action
+                    # without its view would be a server bug.
+                    stalled += sent_at is not None
+                    return
+                except ConnectionClosed:
+                    return
                 message = json.loads(raw)
                 if message["type"] == "error":
                     raise RuntimeError(f"refused: {message}")
@@ -176,7 +225,8 @@ async def online_games(port: int, seconds: float, games: int = 50) -> None:
                     continue
                 view = message["match"]
                 if sent_at is not None and view["ply"] > sent_ply:
-                    trips.append(time.perf_counter() - sent_at)
+                    last_answer = time.perf_counter()
+                    trips.append(last_answer - sent_at)
                     acted += 1
                     sent_at = None
                 if view["status"] == "finished" or time.perf_counter() >= stop:
@@ -205,10 +255,24 @@ async def online_games(port: int, seconds: float, games: int = 50) -> None:
         client.close()
 
     started = time.perf_counter()
+    server_cpu = tree_cpu(server)
+    client_cpu = time.process_time()
     await asyncio.gather(*(table(n) for n in range(games)))
-    elapsed = time.perf_counter() - started
+    # Up to the last answer: clients left waiting past the end add no time.
+    elapsed = max(last_answer, started + 1e-9) - started
+    server_cpu = tree_cpu(server) - server_cpu
+    client_cpu = time.process_time() - client_cpu
     print(f"  {2 * games} clients in {games} online games: {acted / elapsed:.0f} actions/s")
     print(f"  action round trip (socket):  {percentiles(trips)}")
+    print(f"  actions sent but never answered with a view: {stalled}")
+    # Wall-clock figures depend on what else the machine runs; CPU per action does less.
+    print(
+        f"  server CPU: {server_cpu:.1f} s for {acted} actions = "
+        f"{1000 * server_cpu / max(acted, 1):.2f} ms per action "
+        f"({server_cpu / elapsed:.2f} cores busy); benchmark clients: "
+        f"{1000 * client_cpu / max(acted, 1):.2f} ms per action"
+    )
+    print(f"  load average after: {load_average()}")
 
 
 def main() -> None:
@@ -236,12 +300,13 @@ def main() -> None:
         kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
         print(f"flipgames web load, {machine()}")
         print(f"server: {args.workers} process(es) on {kind}; {args.seconds:.0f} s per scenario")
+        print(f"load average before: {load_average()}")
         if args.only in (None, "hard"):
             print("hard:")
             asyncio.run(hard_games(port, args.seconds))
         if args.only in (None, "online"):
             print("online:")
-            asyncio.run(online_games(port, args.seconds))
+            asyncio.run(online_games(port, args.seconds, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -84,12 +84,18 @@ def test_flip_switch_finished_by_mouse_with_switches(page: Any, arcade: str) -> 
             assert after["ply"] == before + 1
             assert title == f"switch {after['history'][-1]}"
             assert re.fullmatch(r"[a-c][1-3]-[a-c][1-3]", after["history"][-1])
+            # Drawn from the view's structured moves: the switch's two squares are the last
+            # move, and (the other player may not switch them back) the banned switch.
+            assert page.locator(".mark.last").count() == 2
+            banned = after["observation"]["board"]["banned_switch"]
+            assert page.locator(".mark.banned").count() == (2 if banned else 0)
             switches += 1
         else:
             flips = page.locator(".targets .target.flip")
             flips.nth(rng.randrange(flips.count())).click()
             page.wait_for_function(MY_TURN_OR_OVER)
             assert match(arcade, match_id)["ply"] == before + 2  # the flip and its shape
+            assert page.locator(".mark.last").count() == 1  # the flipped square
     final = check_the_end(page, arcade, match_id)
     assert switches >= 3
     # The move list marks who made each turn, and the end shows the lines that scored.

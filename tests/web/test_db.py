@@ -29,7 +29,7 @@ from flipgames.web.db import (
     metadata,
     migrate,
 )
-from flipgames.web.service import LiveMatches, MatchService, StaleRevision
+from flipgames.web.service import LiveMatches, MatchService, Played, StaleRevision
 from flipgames.web.settings import Settings
 
 # PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
@@ -329,3 +329,31 @@ def test_live_matches_are_bounded_and_dropped_when_idle() -> None:
     live.put("new", 3)  # "old" has been unused for 12 s: dropped
     assert (live.get("old"), live.get("recent"), live.get("new")) == (None, 2, 3)
     assert len(live) == 2
+
+
+def test_a_live_match_catches_up_on_another_servers_actions_without_a_replay(
+    engine: Engine,
+) -> None:
+    # Another process played on: only its new actions are applied to the live state. When
+    # the stored actions no longer begin with the live ones (an undo there), it is replayed.
+    migrate(engine)
+    first, second = MatchService(engine, Solutions()), MatchService(engine, Solutions())
+    created = first.create("flipflop-3x3", {}, mode="ai", level="easy", seat=0, seed=1, assist=None)
+    match_id, token = created.match_id, created.token
+    assert second.load(match_id).state.history_notation() == []
+    assert second.replays == 1
+    first.act(match_id, token, "b1xb3", ply=0)
+    job = first.ai_job(first.load(match_id))
+    assert job is not None
+    first.commit_ai(match_id, job, "a3xb3")
+    caught_up = second.load(match_id)
+    assert second.replays == 1
+    assert caught_up.state.history_notation() == ["b1xb3", "a3xb3"]
+    assert caught_up.record == Played.of(caught_up.state)
+    assert caught_up.revision == first.load(match_id).revision
+    first.undo(match_id, token)
+    first.act(match_id, token, "b1-b2", ply=0)
+    replayed = second.load(match_id)
+    assert second.replays == 2
+    assert replayed.state.history_notation() == ["b1-b2"]
+    assert replayed.record.history == ("b1-b2",)

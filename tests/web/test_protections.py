@@ -220,7 +220,7 @@ def test_a_failure_behind_a_socket_action_is_a_json_error(
         def broken(*_args: Any) -> Any:
             raise failure
 
-        monkeypatch.setattr(service, "act", broken)
+        monkeypatch.setattr(service, "play", broken)
         with client.websocket_connect(f"/ws/matches/{created['id']}") as socket:
             assert socket.receive_json()["type"] == "view"
             socket.send_json({"type": "action", "action": "b1-b2"})

@@ -3,7 +3,10 @@ spectators, reconnecting, refusals that change nothing, and bad connections."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +15,10 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.web.app import create_app
+from flipgames.web.schemas import View
+from flipgames.web.service import Viewer
 from flipgames.web.settings import Settings
+from flipgames.web.ws import Connection, Snapshot
 
 
 @pytest.fixture
@@ -174,3 +180,58 @@ def test_a_bad_connection_gets_an_error_and_is_closed(
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == close_code
+
+
+class _Socket:
+    """Records the text frames a connection sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def test_a_connection_never_gets_an_older_view_and_each_viewer_is_rendered_once(
+    client: TestClient, online: dict[str, Any]
+) -> None:
+    # Two changes of one match may finish their broadcasts in either order: the older one is
+    # not sent after the newer. The two players and a spectator each get their own view,
+    # rendered once per snapshot however many connections share it.
+    fields = client.get(f"/api/matches/{online['id']}").json()
+    renders: list[Viewer] = []
+
+    def snapshot(revision: int) -> Snapshot:
+        def render(viewer: Viewer) -> View:
+            renders.append(viewer)
+            # A real view's fields, its ply naming the revision it was made at.
+            return View.model_validate({**fields, "ply": revision, "seats": sorted(viewer)})
+
+        return Snapshot(revision, render)
+
+    white, black = frozenset({0}), frozenset({1})
+    viewers = [white, white, black, frozenset(), frozenset()]
+    sockets = [_Socket() for _ in viewers]
+    connections = [
+        Connection(socket, viewer)  # type: ignore[arg-type]
+        for socket, viewer in zip(sockets, viewers, strict=True)
+    ]
+
+    async def send(snap: Snapshot) -> None:
+        for connection in connections:
+            await connection.send(snap)
+
+    def run(snap: Snapshot) -> None:
+        # In a thread of its own: the browser tests' sync API may hold this thread's loop.
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, send(snap)).result()
+
+    newer, older = snapshot(2), snapshot(1)
+    run(newer)
+    run(older)
+    run(newer)  # the same revision again (a change without one) goes out
+    for socket, viewer in zip(sockets, viewers, strict=True):
+        assert [m["type"] for m in socket.sent] == ["view", "view"]
+        assert [m["match"]["ply"] for m in socket.sent] == [2, 2]
+        assert socket.sent[0]["match"]["seats"] == sorted(viewer)
+    assert sorted(renders, key=sorted) == sorted([white, black, frozenset()], key=sorted)

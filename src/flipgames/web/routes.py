@@ -27,9 +27,9 @@ from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
 from flipgames.web.presence import Presence
-from flipgames.web.service import MatchService
+from flipgames.web.service import Loaded, MatchService, computer_to_move
 from flipgames.web.settings import Settings
-from flipgames.web.ws import Connection, Hub, Render
+from flipgames.web.ws import Connection, Hub, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -75,17 +75,26 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": schemas.ErrorResponse} for status in statuses}
 
 
-def loader(service: MatchService, match_id: str) -> Callable[[], Render]:
-    def load() -> Render:
-        loaded = service.load(match_id)
-        return lambda viewer: service.view(loaded, viewer)
+def snapshot(service: MatchService, loaded: Loaded) -> Snapshot:
+    """``loaded`` as every viewer's view."""
+    return Snapshot(loaded.revision, lambda viewer: service.view(loaded, viewer))
+
+
+def loader(service: MatchService, match_id: str) -> Callable[[], Snapshot]:
+    def load() -> Snapshot:
+        return snapshot(service, service.load(match_id))
 
     return load
 
 
-async def _broadcast(request: Request, match_id: str) -> None:
+async def _broadcast(request: Request, match_id: str, loaded: Loaded | None = None) -> None:
+    """Send the match to its sockets: ``loaded`` when the route just committed it, else as
+    the database has it."""
     hub: Hub = request.app.state.hub
-    await hub.broadcast(match_id, loader(_service(request), match_id))
+    service = _service(request)
+    await hub.broadcast(
+        match_id, loader(service, match_id) if loaded is None else snapshot(service, loaded)
+    )
 
 
 def _think(connection: HTTPConnection, view: schemas.View) -> None:
@@ -226,8 +235,11 @@ async def post_action(
     """Play an action; it is committed (with any chance outcome that follows) before the
     answer and before it is broadcast. Against the AI the answer says ``thinking``: the
     computer's reply comes later, as a broadcast."""
-    view = await run_in_threadpool(service.act, match_id, body.token, body.action, body.ply)
-    await _broadcast(request, match_id)
+    loaded, viewer = await run_in_threadpool(
+        service.play, match_id, body.token, body.action, body.ply
+    )
+    await _broadcast(request, match_id, loaded)
+    view = service.view(loaded, viewer)
     _think(request, view)
     return view
 
@@ -422,15 +434,16 @@ async def match_socket(
             try:
                 request = _socket_action(message, settings.max_body_bytes)
                 limit_actions(websocket)
-                view = await run_in_threadpool(
-                    service.act, match_id, token, request.action, request.ply
+                loaded, _ = await run_in_threadpool(
+                    service.play, match_id, token, request.action, request.ply
                 )
             except Exception as exc:
                 # Refusals and failures alike reach the client in the API's error format.
                 await websocket.send_json({"type": "error", **as_api_error(exc).body()})
                 continue
-            await hub.broadcast(match_id, loader(service, match_id))
-            _think(websocket, view)
+            await hub.broadcast(match_id, snapshot(service, loaded))
+            if computer_to_move(loaded):
+                ai_moves.start(match_id)
     except WebSocketDisconnect:
         pass
     finally:

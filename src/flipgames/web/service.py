@@ -43,8 +43,10 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, delete, insert, or_, select, text, update
@@ -91,8 +93,54 @@ class Match:
 
 
 @dataclass(frozen=True)
+class Played:
+    """What every view shows of a match's past: each action in notation, as structured data
+    (``State.action_info`` with ``by``) and who made it. Extended by one entry per committed
+    action, so a view costs no replay of the history's notation.
+
+    >>> from flipgames import make
+    >>> state = make("flipflop-3x3").new_initial_state()
+    >>> played = Played().then(state, state.parse_action("b1xb3"))
+    >>> played.history, played.actors, played.moves[0]["kind"]
+    (('b1xb3',), (0,), 'capture')
+    """
+
+    history: tuple[str, ...] = ()
+    moves: tuple[dict[str, Any], ...] = ()
+    actors: tuple[int, ...] = ()
+
+    def then(self, before: State, action: int) -> Played:
+        """This record followed by ``action``, played in ``before``."""
+        info = before.action_info(action)
+        by = before.current_player
+        return Played(
+            (*self.history, str(info["text"])),
+            (*self.moves, {**info, "by": by}),
+            (*self.actors, by),
+        )
+
+    def upto(self, ply: int) -> Played:
+        """The record of the first ``ply`` actions (after an undo)."""
+        return Played(self.history[:ply], self.moves[:ply], self.actors[:ply])
+
+    @staticmethod
+    def of(state: State) -> Played:
+        """The record of every action that led to ``state``."""
+        played = Played()
+        path = _path(state)
+        for before, action in zip(path[:-1], state.history, strict=True):
+            played = played.then(before, action)
+        return played
+
+
+@dataclass(frozen=True)
 class Loaded:
-    """A match with its current state, rebuilt from the committed actions."""
+    """A match with its current state, rebuilt from the committed actions.
+
+    Immutable: a change makes a new one (see :meth:`MatchService._commit`), so what a view
+    needs from the state alone (its text picture, its legal actions) is worked out once per
+    ``Loaded`` and shared by every viewer's view.
+    """
 
     match: Match
     state: State
@@ -110,6 +158,26 @@ class Loaded:
     clock: clocks.Clock | None = None
     #: A forfeit's reason in words.
     ending_detail: str | None = None
+
+    #: The public record of ``state``'s actions; None: work it out when first needed.
+    played: Played | None = None
+
+    @cached_property
+    def record(self) -> Played:
+        """``played``, worked out from the state when it was not given."""
+        return self.played if self.played is not None else Played.of(self.state)
+
+    @cached_property
+    def text(self) -> str:
+        """The state's text picture (the same for every viewer)."""
+        return self.state.render()
+
+    @cached_property
+    def legal(self) -> tuple[list[str], list[dict[str, Any]]]:
+        """The legal actions in notation and as structured actions (for the seat to move)."""
+        state = self.state
+        info = state.legal_actions_info()
+        return [str(i["text"]) for i in info], info
 
     @property
     def over(self) -> bool:
@@ -371,7 +439,9 @@ class MatchService:
         self._tx.run(insert_match)
         hashes = {s: hash_token(t) for s, t in tokens.items()}
         with self._lock(match.id):
-            loaded = Loaded(match, game.new_initial_state(), hashes, 0, clock=clock_state)
+            loaded = Loaded(
+                match, game.new_initial_state(), hashes, 0, clock=clock_state, played=Played()
+            )
             self.live.put(match.id, loaded)
             loaded = self._chance(loaded)
         view = self.view(loaded, self.viewer(loaded, token))
@@ -435,40 +505,47 @@ class MatchService:
         return loaded
 
     def _read(self, match_id: str) -> Loaded:
-        """The live state when it is the database's revision, else a replay (kept live)."""
+        """The live state when it is the database's revision, else the match as the database
+        has it (kept live). One read transaction either way."""
         cached: Loaded | None = self.live.get(match_id)
-        if cached is not None:
-            revision = self._tx.run(
-                lambda c: c.execute(
-                    select(matches.c.revision).where(matches.c.id == match_id)
-                ).scalar_one_or_none(),
-                read_only=True,
-            )
-            if revision == cached.revision:
-                return cached
-        loaded = self._replay(match_id)
+        stored = self._tx.run(lambda c: _read_stored(c, match_id, cached), read_only=True)
+        if stored is None:
+            assert cached is not None  # _read_stored answers None only for a current cache
+            return cached
+        loaded = self._rebuild(match_id, *stored, cached=cached)
         self.live.put(match_id, loaded)
         return loaded
 
-    def _replay(self, match_id: str) -> Loaded:
-        def read(connection: Connection) -> tuple[Any, dict[int, str], list[Any]]:
-            row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
-            if row is None:
-                raise not_found(match_id)
-            hashes = {
-                seat: digest
-                for seat, digest in connection.execute(
-                    select(seats.c.seat, seats.c.token_hash).where(seats.c.match_id == match_id)
+    def _rebuild(
+        self,
+        match_id: str,
+        row: Any,
+        hashes: dict[int, str],
+        rows: list[Any],
+        *,
+        cached: Loaded | None,
+    ) -> Loaded:
+        """The match as stored (``row``, its seats' ``hashes`` and action ``rows``). From
+        ``cached`` (an older live state of it) when the stored actions continue its own
+        (another server process played on): only the new actions are applied. Anything else
+        (an undo elsewhere, no live state) replays every action."""
+        if cached is not None:
+            caught_up = self._catch_up(cached, [r.action for r in rows])
+            if caught_up is not None:
+                state, played = caught_up
+                return replace(
+                    cached,
+                    state=state,
+                    played=played,
+                    token_hashes=hashes,
+                    revision=row.revision,
+                    ending=row.ending,
+                    ending_result=row.ending_result,
+                    draw_offer=row.draw_offer,
+                    rematch_id=row.rematch_id,
+                    clock=clocks.from_row(row),
+                    ending_detail=row.ending_detail,
                 )
-            }
-            rows = connection.execute(
-                select(actions.c.ply, actions.c.action)
-                .where(actions.c.match_id == match_id)
-                .order_by(actions.c.ply)
-            ).all()
-            return row, hashes, list(rows)
-
-        row, hashes, rows = self._tx.run(read, read_only=True)
         self.replays += 1
         try:
             game = make(row.game, json.loads(row.options))
@@ -503,7 +580,25 @@ class MatchService:
             rematch_id=row.rematch_id,
             clock=clocks.from_row(row),
             ending_detail=row.ending_detail,
+            played=Played.of(state),
         )
+
+    @staticmethod
+    def _catch_up(cached: Loaded, stored: list[str]) -> tuple[State, Played] | None:
+        """``cached`` moved on by the stored actions after its own, or None when the stored
+        actions do not begin with its own (then the match must be replayed)."""
+        played = cached.record
+        if stored[: len(played.history)] != list(played.history):
+            return None
+        state = cached.state
+        try:
+            for text in stored[len(played.history) :]:
+                action = state.parse_action(text)
+                played = played.then(state, action)
+                state = state.apply(action)
+        except FlipgamesError:
+            return None  # the full replay says what is wrong
+        return state, played
 
     @staticmethod
     def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:
@@ -532,20 +627,19 @@ class MatchService:
         match = loaded.match
         current = state.current_player
         seat = None if not viewer else current if current in viewer else min(viewer)
-        parent = state.parent
+        played = loaded.record
         last = None
-        if parent is not None and state.history:
-            last = schemas.LastAction(
-                action=parent.action_to_string(state.history[-1]), by=parent.current_player
-            )
-        path = _path(state)
+        if played.history:
+            last = schemas.LastAction(action=played.history[-1], by=played.actors[-1])
         undo = (
             match.mode == "ai"
             and loaded.ending is None
             and match.human_seat in viewer
-            and undo_target(path, match.human_seat) is not None
+            and undo_target(_path(state), match.human_seat) is not None
         )
         over = loaded.over
+        # An ending outside the engine (resignation, agreement) leaves no one to move.
+        legal, legal_info = loaded.legal if current in viewer and not over else ([], [])
         return schemas.View(
             id=match.id,
             game=match.game.name,
@@ -557,22 +651,17 @@ class MatchService:
             seat=seat,
             seats=sorted(viewer),
             players=list(match.game.player_names),
-            ply=len(state.history),
+            ply=len(played.history),
             current_player=current,
             status="finished" if over else "playing",
             result=loaded.result,
             returns=_returns(loaded.result) if loaded.ending else list(state.returns()),
             observation=state.observation(seat),
-            legal=[state.action_to_string(a) for a in state.legal_actions()]
-            if current in viewer and not over
-            else [],
-            legal_actions=state.legal_actions_info() if current in viewer else [],
-            history=state.history_notation(),
-            moves=[
-                {**before.action_info(action), "by": before.current_player}
-                for before, action in zip(path[:-1], state.history, strict=True)
-            ],
-            actors=[s.current_player for s in path[:-1]],
+            legal=legal,
+            legal_actions=legal_info,
+            history=list(played.history),
+            moves=list(played.moves),
+            actors=list(played.actors),
             last=last,
             assist=match.assist,
             undo=undo,
@@ -582,41 +671,65 @@ class MatchService:
             clock=clocks.view(loaded.clock, state, over=over, now_ms=clocks.now_ms()),
             draw_offer=loaded.draw_offer,
             rematch=loaded.rematch_id,
-            text=state.render(),
+            text=loaded.text,
         )
 
     # --- act and undo -----------------------------------------------------------------------
 
     def act(self, match_id: str, token: str | None, text: str, ply: int | None) -> schemas.View:
         """Check and commit one action, then its follow-ups; return the actor's view."""
+        return self.view(*self.play(match_id, token, text, ply))
+
+    def play(
+        self, match_id: str, token: str | None, text: str, ply: int | None
+    ) -> tuple[Loaded, Viewer]:
+        """Check and commit one action, then its follow-ups; the match after them and the
+        actor's seats.
+
+        The action is checked against the live state without asking the database first:
+        the write names the revision that state was read at, so if another process changed
+        the match meanwhile nothing is written, and the action is checked again against the
+        match as the database has it. Only then is a refusal final.
+        """
         with self._lock(match_id):
-            loaded = self._current(match_id)
-            state = loaded.state
-            viewer = self.viewer(loaded, token, required=True)
-            if loaded.over:
-                raise game_over(loaded)
-            current_ply = len(state.history)
-            if ply is not None and ply != current_ply:
-                raise ApiError(
-                    409, "stale", f"the match is at ply {current_ply}, not {ply}: reload it"
-                )
-            if state.current_player not in viewer:
-                if computer_to_move(loaded):
-                    raise ApiError(409, "not_your_turn", "the computer is thinking")
-                raise ApiError(409, "not_your_turn", "it is not your turn")
-            try:
-                action = state.parse_action(text)
-            except NotationError as exc:
-                raise ApiError(422, "malformed_action", str(exc)) from None
-            except IllegalActionError as exc:
-                raise ApiError(422, "illegal_action", str(exc)) from None
-            try:
-                loaded = self._commit(loaded, action)
-            except (IntegrityError, StaleRevision):
-                raise ApiError(
-                    409, "stale", "another action was accepted first: reload the match"
-                ) from None
-            return self.view(self._watch(self._chance(loaded)), viewer)
+            played: tuple[Loaded, Viewer] | None = None
+            cached: Loaded | None = self.live.get(match_id)
+            if cached is not None and not cached.state.is_chance_node() and not _flag_due(cached):
+                # A refusal may only mean that the live state is old: checked again below.
+                with suppress(ApiError, IntegrityError, StaleRevision):
+                    played = self._play(cached, token, text, ply)
+            if played is None:
+                loaded = self._flag(self._chance(self._read(match_id)))
+                try:
+                    played = self._play(loaded, token, text, ply)
+                except (IntegrityError, StaleRevision):
+                    raise ApiError(
+                        409, "stale", "another action was accepted first: reload the match"
+                    ) from None
+            loaded, viewer = played
+            return self._watch(self._chance(loaded)), viewer
+
+    def _play(
+        self, loaded: Loaded, token: str | None, text: str, ply: int | None
+    ) -> tuple[Loaded, Viewer]:
+        state = loaded.state
+        viewer = self.viewer(loaded, token, required=True)
+        if loaded.over:
+            raise game_over(loaded)
+        current_ply = len(loaded.record.history)
+        if ply is not None and ply != current_ply:
+            raise ApiError(409, "stale", f"the match is at ply {current_ply}, not {ply}: reload it")
+        if state.current_player not in viewer:
+            if computer_to_move(loaded):
+                raise ApiError(409, "not_your_turn", "the computer is thinking")
+            raise ApiError(409, "not_your_turn", "it is not your turn")
+        try:
+            action = state.parse_action(text)
+        except NotationError as exc:
+            raise ApiError(422, "malformed_action", str(exc)) from None
+        except IllegalActionError as exc:
+            raise ApiError(422, "illegal_action", str(exc)) from None
+        return self._commit(loaded, action), viewer
 
     def undo(self, match_id: str, token: str | None) -> schemas.View:
         """Against the AI: take back the human's last decision and everything after it, unless
@@ -651,7 +764,12 @@ class MatchService:
                 raise ApiError(
                     409, "stale", "the match changed meanwhile: reload it and undo again"
                 ) from None
-            back = replace(loaded, state=path[target], revision=loaded.revision + 1)
+            back = replace(
+                loaded,
+                state=path[target],
+                revision=loaded.revision + 1,
+                played=loaded.record.upto(target),
+            )
             self.live.put(match_id, back)
             return self.view(back, viewer)
 
@@ -814,7 +932,12 @@ class MatchService:
 
         self._tx.run(write)
         after = replace(
-            loaded, state=new_state, revision=loaded.revision + 1, draw_offer=offer, clock=clock
+            loaded,
+            state=new_state,
+            revision=loaded.revision + 1,
+            draw_offer=offer,
+            clock=clock,
+            played=loaded.record.then(state, action),
         )
         self.live.put(loaded.match.id, after)
         return after
@@ -1039,6 +1162,38 @@ class MatchService:
             observation=state.observation(None),
             text=state.render(),
         )
+
+
+def _read_stored(
+    connection: Connection, match_id: str, cached: Loaded | None
+) -> tuple[Any, dict[int, str], list[Any]] | None:
+    """The match's row, its seats' token hashes and its actions, or None when ``cached`` is
+    at the stored revision already (then only the row was read)."""
+    row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
+    if row is None:
+        raise not_found(match_id)
+    if cached is not None and row.revision == cached.revision:
+        return None
+    hashes = {
+        seat: digest
+        for seat, digest in connection.execute(
+            select(seats.c.seat, seats.c.token_hash).where(seats.c.match_id == match_id)
+        )
+    }
+    rows = connection.execute(
+        select(actions.c.ply, actions.c.action)
+        .where(actions.c.match_id == match_id)
+        .order_by(actions.c.ply)
+    ).all()
+    return row, hashes, list(rows)
+
+
+def _flag_due(loaded: Loaded) -> bool:
+    """Whether the player to move in ``loaded`` has run out of time (never without a clock)."""
+    clock = loaded.clock
+    return clock is not None and clocks.flag_due(
+        clock, loaded.state, over=loaded.over, now_ms=clocks.now_ms()
+    )
 
 
 def computer_to_move(loaded: Loaded) -> bool:

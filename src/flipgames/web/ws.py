@@ -3,6 +3,11 @@
 A connection joins its match's room with the seats its token controls. After every committed
 change the routes call :meth:`Hub.broadcast`, which loads the match once and sends every
 connection its own view; a reconnecting client just joins again and gets the current view.
+A route that has just committed a change passes the match as it committed it (a
+:class:`Snapshot`) instead of a loader: no second read. Each :class:`Snapshot` renders a
+viewer's view once, however many connections share that viewer, and every connection
+remembers the revision it was last sent, so a snapshot older than that is never sent to it
+(two changes of one match may finish their broadcasts in either order).
 
 Presence: after a join or a leave the routes call :meth:`Hub.announce_presence`, which
 sends ``{"type": "presence", "seats": [...]}`` (the seats with an open connection) to the
@@ -10,7 +15,8 @@ connections of the room that asked for it.
 
 In a route, after the service has committed a change::
 
-    await hub.broadcast(match_id, load)  # load() -> a function from a viewer to its View
+    await hub.broadcast(match_id, load)  # load() -> a Snapshot of the match
+    await hub.broadcast(match_id, snapshot)  # the match as this route just committed it
 
 and in the WebSocket handler, once the connection is accepted::
 
@@ -33,8 +39,23 @@ from flipgames.web.service import Viewer
 
 log = logging.getLogger(__name__)
 
-#: Given a viewer, the view to send them.
-Render = Callable[[Viewer], View]
+
+class Snapshot:
+    """A match at one revision, as the message each viewer is sent (rendered once per
+    viewer: the players of a match and its spectators each share theirs)."""
+
+    def __init__(self, revision: int, render: Callable[[Viewer], View]) -> None:
+        self.revision = revision
+        self._render = render
+        self._messages: dict[Viewer, str] = {}
+
+    def message(self, viewer: Viewer) -> str:
+        """``{"type": "view", "match": <viewer's view>}`` as JSON text."""
+        message = self._messages.get(viewer)
+        if message is None:
+            view = self._render(viewer).model_dump_json()
+            message = self._messages[viewer] = f'{{"type":"view","match":{view}}}'
+        return message
 
 
 @dataclass(eq=False)
@@ -43,6 +64,15 @@ class Connection:
     viewer: Viewer
     #: The client asked for presence messages (``?presence=true``).
     presence: bool = False
+    #: The revision of the last view sent on this connection (-1: none yet).
+    revision: int = -1
+
+    async def send(self, snapshot: Snapshot) -> None:
+        """Send this connection its view in ``snapshot``, unless it has a newer one."""
+        if snapshot.revision < self.revision:
+            return
+        self.revision = snapshot.revision
+        await self.socket.send_text(snapshot.message(self.viewer))
 
 
 @dataclass
@@ -60,16 +90,18 @@ class Hub:
         #: The seats connected to a match on other server processes (web/presence.py).
         self.elsewhere: Callable[[str], set[int]] = lambda _match_id: set()
 
-    async def join(self, match_id: str, connection: Connection, load: Callable[[], Render]) -> None:
+    async def join(
+        self, match_id: str, connection: Connection, load: Callable[[], Snapshot]
+    ) -> None:
         """Add ``connection`` to its match's room and send it the current view.
 
         Under the room's lock, so no broadcast can overtake this first view with an older one.
         """
         room = self._rooms[match_id]
         async with room.lock:
-            render = await run_in_threadpool(load)
+            snapshot = await run_in_threadpool(load)
             room.connections.add(connection)
-            await connection.socket.send_json(_message(render, connection))
+            await connection.send(snapshot)
 
     def leave(self, match_id: str, connection: Connection) -> bool:
         """Remove ``connection``; True when nobody is left watching its match."""
@@ -111,24 +143,19 @@ class Hub:
                 except (WebSocketDisconnect, RuntimeError, OSError):
                     room.connections.discard(connection)
 
-    async def broadcast(self, match_id: str, load: Callable[[], Render]) -> None:
-        """Send every connection of ``match_id`` its view of the match as ``load`` finds it.
-
-        ``load`` runs under the room's lock, so a later broadcast never sends an older state.
-        """
+    async def broadcast(self, match_id: str, source: Snapshot | Callable[[], Snapshot]) -> None:
+        """Send every connection of ``match_id`` its view of the match: in ``source``, or as
+        ``source()`` finds it (called under the room's lock, so a later broadcast never sends
+        an older state)."""
         room = self._rooms.get(match_id)
         if room is None or not room.connections:
             return
         async with room.lock:
-            render = await run_in_threadpool(load)
+            snapshot = source if isinstance(source, Snapshot) else await run_in_threadpool(source)
             for connection in list(room.connections):
                 try:
-                    await connection.socket.send_json(_message(render, connection))
+                    await connection.send(snapshot)
                 except (WebSocketDisconnect, RuntimeError, OSError) as exc:
                     # A socket closed under us: its own handler removes it; the rest go on.
                     log.info("dropping a closed connection to match %s: %s", match_id, exc)
                     room.connections.discard(connection)
-
-
-def _message(render: Render, connection: Connection) -> dict[str, object]:
-    return {"type": "view", "match": render(connection.viewer).model_dump(mode="json")}

@@ -60,7 +60,7 @@ export function turnText(view) {
   if (view.status === "finished") return resultTitle(view);
   const mover = view.current_player;
   if (mover !== 0 && mover !== 1) return "Spinning…";
-  if ((view.legal || []).length > 0) {
+  if ((view.legal_actions || []).length > 0) {
     return view.mode === "local" ? `${cap(view.players[mover])} to move` : "Your move";
   }
   if (view.seat === 0 || view.seat === 1) {
@@ -165,9 +165,12 @@ export function renderMoves(list, turns, { players = [], current = null, onPick 
   }
 }
 
-/** Which history entries are new since the last picture (or undone, with reverse). */
+/**
+ * Which of the view's structured moves are new since the last picture (or undone, with
+ * reverse): `fresh` is a list of moves ({id, text, kind, from, to, ...}).
+ */
 export function historyDelta(before, after) {
-  const starts = (long, short) => short.every((text, i) => long[i] === text);
+  const starts = (long, short) => short.every((move, i) => long[i] && long[i].id === move.id && long[i].text === move.text);
   if (!before) return { fresh: [], reverse: false };
   if (after.length >= before.length && starts(after, before)) return { fresh: after.slice(before.length), reverse: false };
   if (before.length > after.length && starts(before, after)) return { fresh: before.slice(after.length), reverse: true };

@@ -51,7 +51,7 @@ const clocks = createClocks($("clocks"), {
 const positionKey = (v) => `${v.ply}|${v.history.join(" ")}`;
 
 function interactive() {
-  return Boolean(token) && !busy && view.status !== "finished" && (view.legal || []).length > 0;
+  return Boolean(token) && !busy && view.status !== "finished" && (view.legal_actions || []).length > 0;
 }
 
 /** The analysis of the position on screen, or null. */
@@ -82,7 +82,7 @@ async function show(next, { force = false } = {}) {
   // The socket and the HTTP answer both deliver each new view: keep the newest only (an undo
   // goes back on purpose, so it forces its view through).
   if (view && !force && next.ply < view.ply) return;
-  let delta = historyDelta(view ? view.history : null, next.history);
+  let delta = historyDelta(view ? view.moves : null, next.moves);
   const first = !view;
   const moved = !first && positionKey(view) !== positionKey(next);
   view = next;
@@ -108,7 +108,7 @@ function forgetHelp() {
 
 /** It is now this page's turn: say so in the tab's title (and with a sound if asked). */
 function notifyTurn() {
-  const mine = Boolean(token) && view.status !== "finished" && (view.legal || []).length > 0;
+  const mine = Boolean(token) && view.status !== "finished" && (view.legal_actions || []).length > 0;
   if (mine && !myTurnBefore && $("sound-toggle").checked) beep();
   myTurnBefore = mine;
   const prefix = view.status === "finished" ? "Game over · " : mine && view.mode !== "local" ? "● Your move · " : "";
@@ -138,7 +138,7 @@ function draw(delta = { fresh: [], reverse: false }) {
   } else {
     board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
   }
-  if (hint && !lookback && hint.key === positionKey(view)) board.hint(hint.action);
+  if (hint && !lookback && hint.key === positionKey(view)) board.hint(hint.move);
   const waiting = computerThinking();
   $("status-text").textContent = waiting ? "The computer is thinking…" : statusLine(view);
   $("thinking").hidden = !waiting;
@@ -148,7 +148,7 @@ function draw(delta = { fresh: [], reverse: false }) {
   renderPlayers($("players"), view, presence);
   clocks.update(view);
   renderAssist();
-  renderMoves($("moves"), boardModule.describeTurns(view.history, view.actors), {
+  renderMoves($("moves"), boardModule.describeTurns(view.moves), {
     players: view.players,
     current: lookback ? lookback.history.length : null,
     onPick: lookAt,
@@ -265,10 +265,11 @@ async function lookAt(count) {
   try {
     const frame = await api.position(id, count);
     const history = view.history.slice(0, count);
+    const moves = view.moves.slice(0, count);
     const last = frame.action ? { action: frame.action, by: frame.by } : null;
     const before = lookback || view;
-    lookback = { ...view, ...frame, seat: view.seat, seats: view.seats, legal: [], history, last };
-    draw(historyDelta(before.history, history));
+    lookback = { ...view, ...frame, seat: view.seat, seats: view.seats, legal: [], legal_actions: [], history, moves, last };
+    draw(historyDelta(before.moves, moves));
   } catch (err) {
     toast(err.message, "error");
   }
@@ -278,7 +279,7 @@ function leaveLookback() {
   if (!lookback) return;
   const before = lookback;
   lookback = null;
-  draw(historyDelta(before.history, view.history));
+  draw(historyDelta(before.moves, view.moves));
 }
 
 function renderAssist() {
@@ -403,8 +404,11 @@ $("hint").addEventListener("click", async () => {
     const answer = await api.hint(id, token);
     // The position moved on while the hint was worked out: it is not for this one.
     if (positionKey(view) !== key) return;
-    hint = { key, action: answer.action };
-    board.hint(answer.action);
+    // The hint names a legal action: the board marks its structured form.
+    const move = view.legal_actions.find((action) => action.text === answer.action);
+    if (!move) return;
+    hint = { key, move };
+    board.hint(move);
     toast(`Hint: ${answer.action}`, "info");
   } catch (err) {
     if (positionKey(view) === key) toast(err.message, "error");

@@ -21,8 +21,8 @@ const PAUSE = icon("M8 5v14M16 5v14");
 function go(to) {
   index = Math.max(0, Math.min(frames.length - 1, to));
   const frame = frames[index];
-  const before = shown ? shown.history : null;
-  const after = frame.history;
+  const before = shown ? shown.moves : null;
+  const after = frame.moves;
   const forward = before && after.length >= before.length;
   const fresh = before ? (forward ? after.slice(before.length) : before.slice(after.length)) : [];
   board.update(frame, { interactive: false, analysis: null, fresh, reverse: Boolean(before) && !forward });
@@ -36,7 +36,7 @@ function go(to) {
   $("turn-dot").className = `turn-dot p${frame.current_player}`;
   renderPlayers($("players"), frame);
   const final = frames[frames.length - 1];
-  renderMoves($("moves"), boardModule.describeTurns(final.history, final.actors), {
+  renderMoves($("moves"), boardModule.describeTurns(final.moves), {
     players: final.players,
     current: frame.history.length,
     onPick: (count) => go(frames.findIndex((f) => f.history.length === count)),
@@ -62,14 +62,15 @@ function play() {
 
 /**
  * The replay endpoint sends bare snapshots ({ply, action, by, observation, ...}); give each
- * the match's fixed fields and the history so far, so boards draw it like any view.
+ * the match's fixed fields and the history so far (the finished match's structured moves up
+ * to the snapshot's ply), so boards draw it like any view.
  */
 function asViews(match, snapshots) {
-  const history = [];
   return snapshots.map((frame) => {
-    if (frame.action) history.push(frame.action);
     const last = frame.action ? { action: frame.action, by: frame.by } : null;
-    return { ...match, ...frame, mode: "replay", seat: null, seats: [], legal: [], history: [...history], last };
+    const moves = match.moves.slice(0, frame.ply);
+    const history = moves.map((move) => move.text);
+    return { ...match, ...frame, mode: "replay", seat: null, seats: [], legal: [], legal_actions: [], history, moves, last };
   });
 }
 

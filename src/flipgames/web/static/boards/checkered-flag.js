@@ -2,7 +2,7 @@
 // each player's gear box (N, 1, 2, 3, C2, C3) and the two spinners showing the last spin.
 // The player to move shifts with the gear buttons; the server spins.
 
-import { el, label, valueClass, valueText } from "./svg.js";
+import { describeTurns as turnsOf, el, label, valueClass, valueText } from "./svg.js";
 
 const W = 680;
 const H = 420;
@@ -45,48 +45,22 @@ function along(s, offset = 0) {
 }
 
 /**
- * Turns for the move list, walking the history the way the engine does: a start spin "5:3",
- * then per turn a gear ("1".."3") followed by its spin, or a lone "C2" / "N" out of a crash.
+ * Turns for the move list: per turn a gear ("1".."3") with the spin that followed it, or a
+ * lone "C2" / "N" out of a crash; the start spin ("start 5:3") is a turn of its own.
  */
-export function describeTurns(history) {
-  const turns = [];
-  let player = 0;
-  for (let i = 0; i < history.length; i += 1) {
-    const text = history[i];
-    if (text.includes(":")) {
-      const [a, b] = text.split(":").map(Number);
-      turns.push({ player: null, parts: [{ text: `start ${text}`, chance: true }] });
-      player = a > b ? 0 : 1;
-      continue;
-    }
-    const turn = { player, parts: [{ text, chance: false }] };
-    if (["1", "2", "3"].includes(text) && i + 1 < history.length) {
-      i += 1;
-      turn.parts.push({ text: history[i], chance: true });
-    }
-    turns.push(turn);
-    player = 1 - player;
-  }
-  return turns;
+export function describeTurns(moves) {
+  return turnsOf(moves.map((move) => (move.kind === "start-spin" ? { ...move, text: `start ${move.text}` } : move)));
 }
 
-/** The last spin: {A, B} values that came up (either may be missing), or null. */
-function lastSpin(history) {
-  const turns = describeTurns(history);
-  for (let i = turns.length - 1; i >= 0; i -= 1) {
-    const { parts } = turns[i];
-    const spin = parts.find((p) => p.chance);
-    if (!spin) continue;
-    if (spin.text.startsWith("start ")) {
-      const [a, b] = spin.text.slice(6).split(":").map(Number);
-      return { B: a, B2: b, start: true };
-    }
-    const gear = parts[0].text;
-    if (gear === "3") {
-      const [a, b] = spin.text.split("+").map(Number);
-      return { A: a, B: b };
-    }
-    return gear === "1" ? { A: Number(spin.text) } : { B: Number(spin.text) };
+/** The last spin, from the view's structured moves: {A, B} values that came up (either may
+ * be missing; the start spin is both players' Spinner B), or null. */
+function lastSpin(moves) {
+  for (let i = moves.length - 1; i >= 0; i -= 1) {
+    const { kind, spinner, values } = moves[i];
+    if (kind === "start-spin") return { B: values[0], B2: values[1], start: true };
+    if (kind !== "spin") continue;
+    if (spinner === "A+B") return { A: values[0], B: values[1] };
+    return spinner === "A" ? { A: values[0] } : { B: values[0] };
   }
   return null;
 }
@@ -261,20 +235,27 @@ export function createBoard(host, ctx) {
   function drawButtons(obs, options) {
     buttons.replaceChildren();
     if (!options.interactive) return;
-    for (const action of view.legal || []) {
+    // Structured actions: {text, kind: "gear" or "leave-crash", gear}.
+    const legal = view.legal_actions || [];
+    for (const action of legal) {
       const button = document.createElement("button");
-      const entry = options.analysis ? options.analysis.get(action) : null;
+      const entry = options.analysis ? options.analysis.get(action.text) : null;
       button.type = "button";
       button.className = `gear-button ${valueClass(entry)}`.trim();
-      button.dataset.gear = action;
-      button.innerHTML = `<span class="gear-knob">${action}</span><span>${GEAR_WORDS[action] || action}</span>`;
+      button.dataset.gear = action.gear;
+      const knob = document.createElement("span");
+      knob.className = "gear-knob";
+      knob.textContent = action.gear;
+      const words = document.createElement("span");
+      words.textContent = GEAR_WORDS[action.gear] || action.gear;
+      button.append(knob, words);
       if (entry) button.title = valueText(entry);
-      button.addEventListener("click", () => ctx.onAction(action));
+      button.addEventListener("click", () => ctx.onAction(action.text));
       buttons.append(button);
     }
     const box = boxes[obs.mover];
-    for (const action of view.legal || []) {
-      const circle = box && box[action];
+    for (const action of legal) {
+      const circle = box && box[action.gear];
       if (circle) circle.classList.add("choosable");
     }
   }
@@ -316,7 +297,7 @@ export function createBoard(host, ctx) {
           node.classList.remove("choosable");
         }
       });
-      const spin = lastSpin(next.history || []);
+      const spin = lastSpin(next.moves || []);
       for (const g of svg.querySelectorAll(".gearbox")) g.classList.toggle("to-move", Number(g.dataset.gearbox) === obs.mover && next.status !== "finished");
       setSpinner("A", spin ? spin.A : undefined);
       setSpinner("B", spin ? spin.B : undefined);
@@ -325,7 +306,7 @@ export function createBoard(host, ctx) {
       drawButtons(obs, options);
     },
     hint(action) {
-      for (const button of buttons.querySelectorAll(".gear-button")) button.classList.toggle("hinted", button.dataset.gear === action);
+      for (const button of buttons.querySelectorAll(".gear-button")) button.classList.toggle("hinted", button.dataset.gear === action.gear);
     },
   };
 }

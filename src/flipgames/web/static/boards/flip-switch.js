@@ -6,8 +6,8 @@ import { CELL, GridBoard, MARGIN } from "./grid.js";
 import { el, label, valueClass } from "./svg.js";
 import { cap } from "../common.js";
 
-const SWITCH = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
-const FLIP = /^[a-z][0-9]+$/;
+// A flip's revealed shape is a chance move: it joins the flip's turn in the move list.
+export { describeTurns } from "./svg.js";
 
 const STAR = (() => {
   const points = [];
@@ -30,24 +30,6 @@ export const SHAPES = {
   cross: () => el("path", { d: "M42 24 h16 v18 h18 v16 h-18 v18 h-16 v-18 h-18 v-16 h18 Z" }),
   moon: () => el("path", { d: "M58 23 A28 28 0 1 0 58 77 A22 22 0 1 1 58 23 Z" }),
 };
-
-const isShape = (text) => Object.hasOwn(SHAPES, text);
-
-/**
- * Turns for the move list: a flip carries the shape it revealed as a chance part. `actors`
- * (from the view: who made each history entry, -1 for chance) gives each turn its player.
- */
-export function describeTurns(history, actors = []) {
-  const turns = [];
-  history.forEach((text, i) => {
-    const by = actors[i];
-    const last = turns[turns.length - 1];
-    const chance = by === -1 || (by === undefined && isShape(text));
-    if (chance && last) last.parts.push({ text, chance: true });
-    else turns.push({ player: by === 0 || by === 1 ? by : null, parts: [{ text, chance: false }] });
-  });
-  return turns;
-}
 
 /** The result card's lines: who scored which shape with which line. */
 export function resultLines(view) {
@@ -97,8 +79,9 @@ export function createBoard(host, ctx) {
     }
   }
 
-  const legal = () => view.legal || [];
-  const switches = () => legal().map((t) => SWITCH.exec(t)).filter(Boolean);
+  // Structured actions: {text, kind: "flip", square}, {kind: "switch", from, to}, {kind: "pass"}.
+  const legal = () => view.legal_actions || [];
+  const ofKind = (kind) => legal().filter((a) => a.kind === kind);
   const entry = (text) => (options.analysis ? options.analysis.get(text) : null);
 
   function pick(payload) {
@@ -119,14 +102,12 @@ export function createBoard(host, ctx) {
     grid.targets.clear();
     grid.mark(selected ? [selected] : [], "selected");
     if (!options.interactive) return;
-    for (const text of legal()) {
-      if (FLIP.test(text)) {
-        grid.target(text, { action: text }, { kind: "source flip", entry: entry(text), title: `flip ${text}` });
-      }
+    for (const { text, square } of ofKind("flip")) {
+      grid.target(square, { action: text }, { kind: "source flip", entry: entry(text), title: `flip ${square}` });
     }
     const starts = new Set();
     const partners = new Set();
-    for (const [text, a, b] of switches()) {
+    for (const { text, from: a, to: b } of ofKind("switch")) {
       if (selected === a || selected === b) {
         const other = selected === a ? b : a;
         partners.add(other);
@@ -165,14 +146,15 @@ export function createBoard(host, ctx) {
     });
     const hidden = Object.entries(obs.unrevealed).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
     grid.tray.append(label(side / 2, 90, hidden.length ? `face down: ${hidden.join(", ")}` : "all tiles face up", "tray-note"));
-    if (options.interactive && legal().includes("pass")) {
-      const button = el("g", { class: `pass-choice ${valueClass(entry("pass"))}`, role: "button", tabindex: 0, "data-action": "pass" }, [
+    const pass = ofKind("pass")[0];
+    if (options.interactive && pass) {
+      const button = el("g", { class: `pass-choice ${valueClass(entry(pass.text))}`, role: "button", tabindex: 0, "data-action": pass.text }, [
         el("rect", { x: side / 2 - 40, y: 96, width: 80, height: 20, rx: 10 }),
         label(side / 2, 106, "pass", "drop-label"),
       ]);
       button.addEventListener("click", (event) => {
         event.stopPropagation();
-        ctx.onAction("pass");
+        ctx.onAction(pass.text);
       });
       grid.tray.append(button);
     }
@@ -186,9 +168,8 @@ export function createBoard(host, ctx) {
       options = opts;
       selected = null;
       const steps = opts.reverse ? [...opts.fresh].reverse() : opts.fresh;
-      steps.forEach((text, step) => {
-        const m = SWITCH.exec(text);
-        if (m) grid.pieces.swap(m[1], m[2], opts.reverse ? 0 : step);
+      steps.forEach((move, step) => {
+        if (move.kind === "switch") grid.pieces.swap(move.from, move.to, opts.reverse ? 0 : step);
       });
       const wanted = new Map();
       obs.grid.forEach((row, rank) => row.forEach((shape, file) => {
@@ -196,23 +177,19 @@ export function createBoard(host, ctx) {
       }));
       if (obs.flipping) wanted.get(obs.flipping.square).flipping = true;
       grid.pieces.sync(wanted, makeTile, setTile, Math.max(0, opts.fresh.length - 1));
-      const last = next.last ? next.last.action : null;
-      const lastSwitch = last ? SWITCH.exec(last) : null;
-      const lastSquares = lastSwitch ? [lastSwitch[1], lastSwitch[2]] : [];
-      // After a flip the last action is the shape drawn; the flipped square is the one before.
-      const history = next.history || [];
-      if (last && isShape(last) && history.length >= 2) lastSquares.push(history[history.length - 2]);
-      grid.mark(lastSquares, "last");
-      const banned = obs.banned_switch ? SWITCH.exec(obs.banned_switch) : null;
-      grid.mark(banned ? [banned[1], banned[2]] : [], "banned");
+      // The last move's squares: a switch's two, a flip's (or its revealed shape's) one.
+      const last = next.moves[next.moves.length - 1];
+      grid.mark(last ? [last.from, last.to, last.square].filter(Boolean) : [], "last");
+      // The banned switch is one made before: its squares are in that move's data.
+      const banned = obs.banned_switch ? next.moves.findLast((m) => m.kind === "switch" && m.text === obs.banned_switch) : null;
+      grid.mark(banned ? [banned.from, banned.to] : [], "banned");
       grid.mark([], "hint");
       drawScoring();
       drawTargets();
       drawTray();
     },
     hint(action) {
-      const m = SWITCH.exec(action);
-      grid.mark(m ? [m[1], m[2]] : FLIP.test(action) ? [action] : [], "hint");
+      grid.mark([action.from, action.to, action.square].filter(Boolean), "hint");
     },
   };
 }

@@ -1,18 +1,11 @@
 // FlipFlop (5x5 and 3x3): click one of your pieces, then one of its highlighted targets.
-// Legal moves come from the view's `legal` list ("a1-a2", "b1xb3"); nothing is computed here.
+// Legal moves are the view's structured `legal_actions` ({text, kind, from, to}); nothing is
+// computed or parsed here.
 
 import { GridBoard, makeFacePiece, setFace } from "./grid.js";
-import { alternatingTurns, bestEntry, el, replayMoves } from "./svg.js";
+import { bestEntry, el, replayMoves } from "./svg.js";
 
-const MOVE = /^([a-z][0-9]+)([-x])([a-z][0-9]+)$/;
-
-/** Split "b1xb3" into {from, to, capture}; null for anything else. */
-export function parseMove(text) {
-  const match = MOVE.exec(text);
-  return match ? { from: match[1], to: match[3], capture: match[2] === "x" } : null;
-}
-
-export const describeTurns = alternatingTurns;
+export { describeTurns } from "./svg.js";
 
 /** The board turns round for the second player (ctx.seat === 1), so the page offers "Flip board". */
 export const canFlip = true;
@@ -36,9 +29,8 @@ export function createBoard(host, ctx) {
     for (const [owner, square] of Object.entries(goals)) grid.decor.append(goalBadge(grid, square, owner));
   }
 
-  function movesFrom(square) {
-    return (view.legal || []).map(parseMove).filter((m) => m && m.from === square);
-  }
+  const legal = () => view.legal_actions || [];
+  const movesFrom = (square) => legal().filter((m) => m.from === square);
 
   function pick(payload) {
     if (payload.action) {
@@ -61,19 +53,17 @@ export function createBoard(host, ctx) {
     const analysis = options.analysis;
     if (selected) {
       for (const move of movesFrom(selected)) {
-        const text = `${move.from}${move.capture ? "x" : "-"}${move.to}`;
-        grid.target(move.to, { action: text }, {
-          kind: move.capture ? "capture" : "move",
-          entry: analysis ? analysis.get(text) : null,
-          title: text,
+        grid.target(move.to, { action: move.text }, {
+          kind: move.kind === "capture" ? "capture" : "move",
+          entry: analysis ? analysis.get(move.text) : null,
+          title: move.text,
         });
       }
     }
     const sources = new Map();
-    for (const move of (view.legal || []).map(parseMove)) {
-      if (!move) continue;
+    for (const move of legal()) {
       if (!sources.has(move.from)) sources.set(move.from, []);
-      sources.get(move.from).push(analysis ? analysis.get(`${move.from}${move.capture ? "x" : "-"}${move.to}`) : null);
+      sources.get(move.from).push(analysis ? analysis.get(move.text) : null);
     }
     for (const [square, entries] of sources) {
       if (square === selected) continue;
@@ -89,7 +79,7 @@ export function createBoard(host, ctx) {
       options = opts;
       if (selected && movesFrom(selected).length === 0) selected = null;
       // Replay new moves on the piece layer so each piece glides from where it stood.
-      replayMoves(grid, opts, parseMove);
+      replayMoves(grid, opts);
       const wanted = new Map(Object.entries(obs.pieces));
       grid.pieces.sync(
         wanted,
@@ -97,7 +87,7 @@ export function createBoard(host, ctx) {
         (piece, p) => setFace(piece, p.face, p.colour.toLowerCase()),
         Math.max(0, opts.fresh.length - 1),
       );
-      const last = next.last ? parseMove(next.last.action) : null;
+      const last = next.moves[next.moves.length - 1];
       grid.mark(last ? [last.from, last.to] : [], "last");
       // A goal with an enemy piece on it is a check (at checkmate nobody is "to move").
       const attacked = Object.entries(obs.goals)
@@ -107,9 +97,8 @@ export function createBoard(host, ctx) {
       grid.mark([], "hint");
       drawTargets();
     },
-    hint(action) {
-      const move = parseMove(action);
-      if (move) grid.mark([move.from, move.to], "hint");
+    hint(move) {
+      grid.mark([move.from, move.to], "hint");
     },
   };
 }

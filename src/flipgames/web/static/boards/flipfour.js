@@ -2,22 +2,14 @@
 // square) or click a piece on the board and one of its targets. Four in a line wins.
 
 import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
-import { alternatingTurns, bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
+import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
 
-const DROP = /^([RB])@([a-z][0-9]+)$/;
-const MOVE = /^([a-z][0-9]+)-([a-z][0-9]+)$/;
+export { describeTurns } from "./svg.js";
+
 const OWNERS = ["white", "black"];
-const FACES = { R: "rook", B: "bishop" };
-
-/** {face, to} for a drop, {from, to} for a move, null otherwise. */
-export function parseAction(text) {
-  let match = DROP.exec(text);
-  if (match) return { face: match[1], to: match[2] };
-  match = MOVE.exec(text);
-  return match ? { from: match[1], to: match[2] } : null;
-}
-
-export const describeTurns = alternatingTurns;
+// The view's structured actions name faces; the tray labels them.
+const FACES = ["rook", "bishop"];
+const LETTERS = { rook: "R", bishop: "B" };
 
 const TRAY = 130;
 
@@ -58,9 +50,8 @@ export function createBoard(host, ctx) {
     drawTray();
   }
 
-  function legal() {
-    return (view.legal || []).map((text) => ({ text, ...parseAction(text) })).filter((a) => a.to);
-  }
+  // Structured actions: {text, kind: "drop", face, to} or {text, kind: "move", from, to}.
+  const legal = () => view.legal_actions || [];
 
   function drawTargets() {
     grid.targets.clear();
@@ -70,7 +61,7 @@ export function createBoard(host, ctx) {
     const entry = (text) => (analysis ? analysis.get(text) : null);
     if (picked) {
       for (const action of legal()) {
-        const fits = picked.face ? action.face === picked.face : action.from === picked.square;
+        const fits = picked.face ? action.kind === "drop" && action.face === picked.face : action.from === picked.square;
         if (fits) grid.target(action.to, { action: action.text }, { entry: entry(action.text), title: action.text });
       }
     }
@@ -103,9 +94,9 @@ export function createBoard(host, ctx) {
       grid.tray.append(hand);
     });
     if (!options.interactive) return;
-    const drops = new Set(legal().filter((a) => a.face).map((a) => a.face));
+    const drops = new Set(legal().filter((a) => a.kind === "drop").map((a) => a.face));
     const mover = OWNERS[view.observation.to_move];
-    ["R", "B"].forEach((face, i) => {
+    FACES.forEach((face, i) => {
       if (!drops.has(face)) return;
       const chosen = picked && picked.face === face;
       const button = el("g", {
@@ -113,14 +104,14 @@ export function createBoard(host, ctx) {
         transform: `translate(${side / 2 - 92 + i * 96} 8) scale(0.88)`,
         role: "button",
         tabindex: 0,
-        "data-drop": face,
-        "aria-label": `drop a piece ${FACES[face]} face up`,
+        "data-drop": LETTERS[face],
+        "aria-label": `drop a piece ${face} face up`,
       });
       button.append(el("rect", { class: "drop-bg", x: -4, y: -4, width: 108, height: 134, rx: 14 }));
       const piece = makeFacePiece(mover);
-      setFace(piece, FACES[face], mover);
+      setFace(piece, face, mover);
       piece.classList.add("piece");
-      button.append(piece, label(50, 114, face === "R" ? "+ drop" : "× drop", "drop-label"));
+      button.append(piece, label(50, 114, face === "rook" ? "+ drop" : "× drop", "drop-label"));
       onActivate(button, () => pick({ face }));
       grid.tray.append(button);
     });
@@ -132,7 +123,7 @@ export function createBoard(host, ctx) {
       view = next;
       options = opts;
       picked = null;
-      replayMoves(grid, opts, parseAction);
+      replayMoves(grid, opts);
       const wanted = new Map(Object.entries(next.observation.board.pieces));
       grid.pieces.sync(
         wanted,
@@ -140,7 +131,7 @@ export function createBoard(host, ctx) {
         (piece, p) => setFace(piece, p.face, OWNERS[p.owner]),
         Math.max(0, opts.fresh.length - 1),
       );
-      const last = next.last ? parseAction(next.last.action) : null;
+      const last = next.moves[next.moves.length - 1];
       grid.mark(last ? [last.from, last.to].filter(Boolean) : [], "last");
       grid.mark(next.observation.board.winning_line || [], "win");
       grid.mark([], "hint");
@@ -148,8 +139,7 @@ export function createBoard(host, ctx) {
       drawTray();
     },
     hint(action) {
-      const a = parseAction(action);
-      if (a) grid.mark([a.from, a.to].filter(Boolean), "hint");
+      grid.mark([action.from, action.to].filter(Boolean), "hint");
     },
   };
 }

@@ -1,21 +1,30 @@
 // Rubik's Flip: a turn is chosen in steps on the board: the opponent tile to flip (and, with
 // flip=flap, the empty square it is turned over onto), then the colour in the tray and the
-// square to place on. The steps only filter the view's `legal` list ("b2/c3W", "b2-b3/c3W").
+// square to place on. The steps only filter the view's structured `legal_actions`
+// ({text, to, colour, flip: null or {from, to}}).
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
-import { alternatingTurns, bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
+import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
 
-const TURN = /^(?:([a-z][0-9]+)(?:-([a-z][0-9]+))?\/)?([a-z][0-9]+)([RBYW])$/;
+export { describeTurns } from "./svg.js";
+
 export const COLOUR_NAMES = { R: "red", B: "blue", Y: "yellow", W: "white" };
 const OTHER = { R: "B", B: "R", Y: "W", W: "Y" };
 
-/** {flip, to, place, colour} (flip/to null when absent); null for other text. */
-export function parseTurn(text) {
-  const m = TURN.exec(text);
-  return m ? { text, flip: m[1] || null, to: m[2] || null, place: m[3], colour: m[4] } : null;
+/**
+ * A structured turn as the steps of choosing it: the square flipped (`flip`), where the tile
+ * lands when that is another square (`to`, flip=flap only), the square placed on and the colour.
+ */
+export function turnSteps(action) {
+  const { flip } = action;
+  return {
+    text: action.text,
+    flip: flip ? flip.from : null,
+    to: flip && flip.to !== flip.from ? flip.to : null,
+    place: action.to,
+    colour: action.colour,
+  };
 }
-
-export const describeTurns = alternatingTurns;
 
 const TRAY = 150;
 
@@ -38,7 +47,7 @@ export function createBoard(host, ctx) {
     });
   }
 
-  const turns = () => (view.legal || []).map(parseTurn).filter(Boolean);
+  const turns = () => (view.legal_actions || []).map(turnSteps);
   const flapping = () => turns().some((t) => t.to);
   const needsFlip = () => turns().some((t) => t.flip);
   const entry = (text) => (options.analysis ? options.analysis.get(text) : null);
@@ -167,21 +176,20 @@ export function createBoard(host, ctx) {
       options = opts;
       flip = null;
       to = null;
-      replayMoves(grid, opts, (text) => {
-        const t = parseTurn(text);
-        return t && t.to ? { from: t.flip, to: t.to } : null;
-      });
+      // A flip onto another square (flip=flap) carries the tile there.
+      replayMoves(grid, opts, (move) => (move.flip && move.flip.to !== move.flip.from ? move.flip : null));
       const wanted = new Map(Object.entries(next.observation.board.squares).filter(([, tile]) => tile));
       grid.pieces.sync(wanted, makeTile, setTile, Math.max(0, opts.fresh.length - 1));
-      const last = next.last ? parseTurn(next.last.action) : null;
+      const lastMove = next.moves[next.moves.length - 1];
+      const last = lastMove ? turnSteps(lastMove) : null;
       grid.mark(last ? [last.flip, last.to, last.place].filter(Boolean) : [], "last");
       grid.mark(next.observation.board.winning_squares || [], "win");
       grid.mark([], "hint");
       redraw();
     },
     hint(action) {
-      const t = parseTurn(action);
-      if (t) grid.mark([t.flip, t.to, t.place].filter(Boolean), "hint");
+      const t = turnSteps(action);
+      grid.mark([t.flip, t.to, t.place].filter(Boolean), "hint");
     },
   };
 }

@@ -23,10 +23,9 @@ export function label(x, y, text, cls = "") {
 
 export const FILES = "abcdefghijklmnopqrstuvwxyz";
 
-/** "c3" -> [2, 2] (file index, rank index), or null for text that is no square. */
-export function parseSquare(text) {
-  const match = /^([a-z])([0-9]{1,2})$/.exec(text);
-  return match ? [FILES.indexOf(match[1]), Number(match[2]) - 1] : null;
+/** A square's name from the view's board data ("c3") -> [2, 2] (file index, rank index). */
+export function parseSquare(name) {
+  return [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
 }
 
 export const squareName = (file, rank) => FILES[file] + (rank + 1);
@@ -133,16 +132,17 @@ export class PieceLayer {
 }
 
 /**
- * Walk the new actions (`options.fresh`, undone ones when `options.reverse`) over a piece
- * layer: `parse(text)` gives {from, to} for actions that move a piece, null otherwise.
+ * Glide the pieces of the moves new since the last picture (`options.fresh`, structured moves
+ * from the view) from their `from` square to their `to` square, or back for an undo
+ * (`options.reverse`). `path(move)` gives {from, to} for a move that carries a piece, or null.
  */
-export function replayMoves(grid, options, parse) {
+export function replayMoves(grid, options, path = (move) => move) {
   const steps = options.reverse ? [...options.fresh].reverse() : options.fresh;
-  steps.forEach((text, step) => {
-    const move = parse(text);
-    if (!move || !move.from) return;
-    if (options.reverse) grid.pieces.move(move.to, move.from, 0);
-    else grid.pieces.move(move.from, move.to, step);
+  steps.forEach((move, step) => {
+    const way = path(move);
+    if (!way || !way.from || !way.to) return;
+    if (options.reverse) grid.pieces.move(way.to, way.from, 0);
+    else grid.pieces.move(way.from, way.to, step);
   });
 }
 
@@ -254,7 +254,17 @@ export class TargetLayer {
   }
 }
 
-/** Turn a history into turns for the move list: [{player, parts: [{text, chance}]}]. */
-export function alternatingTurns(history) {
-  return history.map((text, index) => ({ player: index % 2, parts: [{ text, chance: false }] }));
+/**
+ * The view's structured moves as turns for the move list: [{player, parts: [{text, chance}]}].
+ * A chance outcome joins the turn it follows (a flip's shape, a gear's spin); one with no turn
+ * before it (Checkered Flag's start spin) is a turn of its own, with no player.
+ */
+export function describeTurns(moves) {
+  const turns = [];
+  for (const move of moves) {
+    const last = turns[turns.length - 1];
+    if (move.chance && last && last.player !== null) last.parts.push({ text: move.text, chance: true });
+    else turns.push({ player: move.by === 0 || move.by === 1 ? move.by : null, parts: [{ text: move.text, chance: move.chance }] });
+  }
+  return turns;
 }
