@@ -26,6 +26,7 @@ from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.serve import add_serve_command
+from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
 from flipgames.core.errors import FlipgamesError, RecordError
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
@@ -374,6 +375,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
+
+    p = game_command("simulate", "seeded self-play of two levels, measured (docs/lab.md)")
+    add_simulate_arguments(p, _count(1))
+    p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)

@@ -46,11 +46,12 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from flipgames.agents.arena import wilson_interval
 from flipgames.agents.levels import describe_level, make_level_agent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State, repetition_count, sample_chance
 from flipgames.core.progress import Progress, silent
-from flipgames.lab.stats import DRAW, GameStats, Tally, rate, rate_interval, wilson_interval
+from flipgames.lab.stats import DRAW, GameStats, Tally, rate, rate_interval
 
 #: At most this many games in one batch of work (a worker's or a Ray task's): small enough
 #: that the progress bar moves and Ctrl-C loses little, large enough that shipping a batch
@@ -118,10 +119,7 @@ def play_game(
         final = _sign(returns[0])
         changes += bool(final and lead and final != lead)
     repetition = (
-        winner == DRAW
-        and not capped
-        and game.repetition_draws
-        and repetition_count(state) >= 3
+        winner == DRAW and not capped and game.repetition_draws and repetition_count(state) >= 3
     )
     return GameStats(
         index=index,
@@ -271,7 +269,9 @@ def simulate(
     if ray is not None and workers > 1:
         raise SimulationError("choose --workers or --ray, not both")
     if game.num_players != 2:
-        raise SimulationError(f"simulate plays two-player games; {game.name} has {game.num_players}")
+        raise SimulationError(
+            f"simulate plays two-player games; {game.name} has {game.num_players}"
+        )
     check_agents(game, agents)
     evaluation = has_evaluation(game)
     job = Job(game, agents, seed, evaluation)

@@ -207,4 +207,6 @@ class Tally:
 
     def seconds_per_move(self, agent: int) -> float:
         """Mean thinking seconds per move of A (0) or B (1)."""
-        return self.think_seconds[agent] / self.agent_moves[agent] if self.agent_moves[agent] else 0.0
+        return (
+            self.think_seconds[agent] / self.agent_moves[agent] if self.agent_moves[agent] else 0.0
+        )
