@@ -21,6 +21,7 @@ from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.bench import add_bench_command
+from flipgames.cli.compare import add_compare_arguments
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
@@ -379,6 +380,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = game_command("simulate", "seeded self-play of two levels, measured (docs/lab.md)")
     add_simulate_arguments(p, _count(1))
     p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))
+    p = game_command("compare", "rule options side by side: solved or self-play (docs/lab.md)")
+    add_compare_arguments(p, _count(1))
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)

@@ -166,7 +166,11 @@ def new_figure(width: float = 6.4, height: float = 3.6) -> Figure:
 
 
 def rates_chart(
-    labels: list[str], rates: list[float], intervals: list[tuple[float, float]], title: str
+    labels: list[str],
+    rates: list[float],
+    intervals: list[tuple[float, float]],
+    title: str,
+    xlabel: str = "share of games (bars: 95% Wilson interval)",
 ) -> Figure:
     """Horizontal bars of rates in [0, 1] with their intervals as error bars."""
     figure = new_figure(6.4, 0.6 + 0.45 * len(labels))
@@ -179,7 +183,7 @@ def rates_chart(
     axes.invert_yaxis()
     axes.set_xlim(0, 1)
     axes.axvline(0.5, color="#888", linewidth=0.8, linestyle="--")
-    axes.set_xlabel("share of games (bars: 95% Wilson interval)")
+    axes.set_xlabel(xlabel)
     axes.set_title(title)
     return figure
 
