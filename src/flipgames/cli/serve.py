@@ -72,6 +72,11 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         metavar="N",
         help="server processes (more than one needs a PostgreSQL --db)",
     )
+    parser.add_argument(
+        "--reports",
+        metavar="DIR",
+        help="the designer's reports the Lab page shows (default: reports in the data folder)",
+    )
     parser.set_defaults(run=cmd_serve)
 
 
@@ -96,6 +101,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"the web arcade needs the 'web' extra ({exc.name} is missing): "
             "pip install 'flipgames[web]'"
         ) from None
+    if args.reports:
+        os.environ["FLIPGAMES_REPORTS"] = os.path.abspath(args.reports)  # for every worker
     settings = Settings(database_url=args.db or default_database_url())
     if not 1 <= args.workers <= MAX_WORKERS:
         raise FlipgamesError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")

@@ -92,5 +92,10 @@ class Settings:
     live_idle_seconds: int = field(
         default_factory=lambda: env_int("FLIPGAMES_LIVE_IDLE_SECONDS", 600)
     )
+    #: The designer's reports the Lab page shows (``flipgames serve --reports DIR`` sets
+    #: ``FLIPGAMES_REPORTS``; default: ``reports`` in the data folder).
+    reports_dir: Path = field(
+        default_factory=lambda: Path(os.environ.get("FLIPGAMES_REPORTS") or data_dir() / "reports")
+    )
     templates_dir: Path = field(default=_PACKAGE_DIR / "templates")
     static_dir: Path = field(default=_PACKAGE_DIR / "static")
