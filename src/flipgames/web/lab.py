@@ -156,7 +156,7 @@ def _page(title: str, body: str) -> HTMLResponse:
 
 
 def _missing(message: str) -> HTMLResponse:
-    response = _page("Not found", f'<p class="card lab-card">{html.escape(message)}</p>')
+    response = _page("Not found", f'<p class="lab-card">{html.escape(message)}</p>')
     response.status_code = 404
     return response
 
@@ -166,7 +166,7 @@ def lab_index(request: Request) -> HTMLResponse:
     reports = find_reports(_root(request))
     if not reports:
         body = (
-            '<section class="card lab-card"><h2>No reports yet</h2>'
+            '<section class="lab-card"><h2>No reports yet</h2>'
             "<p>Write one into this server's reports folder, for example:</p>"
             "<pre><code>flipgames simulate flipflop-3x3 --agents easy,medium --games 1000 "
             f"--report {html.escape(str(_root(request) / 'flipflop-3x3-easy-medium'))}"
@@ -186,7 +186,7 @@ def lab_index(request: Request) -> HTMLResponse:
             for r in groups[game]
         )
         sections.append(
-            f'<section class="card lab-card" aria-label="{html.escape(heading)}">'
+            f'<section class="lab-card" aria-label="{html.escape(heading)}">'
             f"<h2>{html.escape(heading)}</h2><ul>{items}</ul></section>"
         )
     intro = (
@@ -210,7 +210,7 @@ def lab_report(request: Request, path: str) -> HTMLResponse:
     body = (
         f'<p class="lab-intro"><a href="/lab">All reports</a> · '
         f'<a href="/lab/download/{html.escape(path)}" download>Download the HTML report</a></p>'
-        f'<article class="card lab-card lab-report">{markdown_to_html(linked)}</article>'
+        f'<article class="lab-card lab-report">{markdown_to_html(linked)}</article>'
     )
     return _page(report.title, body)
 
