@@ -159,7 +159,14 @@ def test_compare_table_and_json(flipgames: Run, tmp_path: Path) -> None:
     assert (tmp_path / "cmp" / "comparison.png").is_file()
 
 
-def test_ctrl_c_reports_the_games_finished(terminal: Start, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("games", "extra"),
+    [("100,000", []), ("5,000", ["--workers", "2"])],
+    ids=["one-process", "workers"],
+)
+def test_ctrl_c_reports_the_games_finished(
+    terminal: Start, tmp_path: Path, games: str, extra: list[str]
+) -> None:
     report = tmp_path / "interrupted"
     term = terminal(
         "simulate",
@@ -167,17 +174,18 @@ def test_ctrl_c_reports_the_games_finished(terminal: Start, tmp_path: Path) -> N
         "--agents",
         "easy,easy",
         "--games",
-        "100000",
+        games.replace(",", ""),
         "--report",
         str(report),
+        *extra,
     )
-    term.read_until("/100,000")  # the progress bar counts games: at least one is finished
+    term.read_until(f"/{games}")  # the progress bar counts games: some are finished
     term.ctrl_c()
     assert term.wait() == 130
     assert "Traceback" not in term.shown
-    finished = re.search(r"interrupted: ([\d,]+) of 100,000 games finished", term.shown)
+    finished = re.search(rf"interrupted: ([\d,]+) of {games} games finished", term.shown)
     assert finished, term.shown
-    games = int(finished.group(1).replace(",", ""))
-    assert games >= 1
+    done = int(finished.group(1).replace(",", ""))
+    assert done >= 1
     assert "First player wins" in term.shown
-    assert f"{games:,} games (interrupted: 100,000 asked)" in (report / "report.md").read_text()
+    assert f"{done:,} games (interrupted: {games} asked)" in (report / "report.md").read_text()
