@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,16 @@ def test_simulate_malformed_command_lines(flipgames: Run, argv: list[str], words
 )
 def test_compare_bad_arguments(flipgames: Run, argv: list[str], words: str) -> None:
     assert words in one_line_error(flipgames("compare", "rubiks-flip", *argv))
+
+
+def test_simulate_bad_ray_address_fails_at_once(flipgames: Run) -> None:
+    with socket.socket() as probe:  # a port on this machine where nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    line = one_line_error(flipgames("simulate", "flipflop-3x3", "--ray", f"127.0.0.1:{port}"))
+    assert f"nothing answers at 127.0.0.1:{port}" in line
+    line = one_line_error(flipgames("simulate", "flipflop-3x3", "--ray", "head-node"))
+    assert "write auto, HOST:PORT or ray://HOST:PORT" in line
 
 
 def test_compare_needs_vary(flipgames: Run) -> None:

@@ -12,6 +12,8 @@ Ray is imported here only, so nothing else pays for it.
 
 from __future__ import annotations
 
+import logging
+import socket
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -34,6 +36,31 @@ def _ray() -> Any:
     return ray
 
 
+def check_address(address: str, timeout: float = 5.0) -> None:
+    """Fail in one line, within ``timeout`` seconds, when nothing answers at a cluster
+    address (Ray itself would retry for minutes); ``"auto"`` needs no check.
+
+    >>> check_address("head-node")
+    Traceback (most recent call last):
+    ...
+    flipgames.core.errors.FlipgamesError: --ray 'head-node': write auto, HOST:PORT or \
+ray://HOST:PORT
+    """
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise FlipgamesError(f"--ray {address!r}: write auto, HOST:PORT or ray://HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise FlipgamesError(
+            f"--ray {address}: nothing answers at {host}:{port} ({reason}); start the cluster "
+            "with 'ray start --head' or check the address"
+        ) from None
+
+
 def connect(address: str) -> bool:
     """Connect to Ray: ``"auto"`` starts a local Ray (or joins the one ``RAY_ADDRESS`` names),
     anything else is a cluster address such as ``ray://head:10001`` or ``10.0.0.5:6379``.
@@ -43,8 +70,13 @@ def connect(address: str) -> bool:
     ray = _ray()
     if ray.is_initialized():
         return False
+    check_address(address)
     try:
-        ray.init(address=None if address == "auto" else address, log_to_driver=False)
+        ray.init(
+            address=None if address == "auto" else address,
+            log_to_driver=False,
+            logging_level=logging.ERROR,  # no start-up chatter around --json output
+        )
     except (ConnectionError, ValueError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise FlipgamesError(f"--ray {address}: cannot connect to Ray: {first}") from None
