@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from harness import running_arcade
+from test_accessibility import serious_violations
 
 from flipgames.core.registry import make
 from flipgames.lab.report import simulation_figures, simulation_markdown, write_report
@@ -51,3 +52,15 @@ def test_open_a_report_from_the_lobby(page: Any, lab_arcade: str) -> None:
         assert charts.nth(index).evaluate("img => img.complete && img.naturalWidth > 100")
     page.get_by_role("link", name="All reports").click()
     page.wait_for_url(lab_arcade + "/lab")
+
+
+def test_lab_pages_have_no_serious_accessibility_violations(browser: Any, lab_arcade: str) -> None:
+    # The CSP is bypassed only so that the test can inject axe (test_accessibility.py).
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        for path in ("/lab", "/lab/report/flipflop-3x3-random-easy"):
+            page.goto(lab_arcade + path)
+            assert serious_violations(page) == [], path
+    finally:
+        context.close()

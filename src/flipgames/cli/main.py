@@ -1,4 +1,5 @@
-"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena and serve.
+"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena, simulate, compare and
+serve.
 
 Errors from the library become a one-line ``flipgames: error: ...`` on stderr and exit code 1;
 a malformed command line (a bad flag or number) the same line and exit code 2; Ctrl-C exits
