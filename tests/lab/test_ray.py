@@ -42,3 +42,13 @@ def test_ray_stays_connected_for_the_caller(local_ray: None) -> None:
     # A Ray the caller started is used, not shut down, by a simulation.
     simulate(make("flipflop-3x3"), ("random", "random"), 4, seed=1, ray="auto")
     assert ray.is_initialized()
+
+
+def test_an_interrupted_ray_run_keeps_the_finished_batches(local_ray: None) -> None:
+    def interrupt(message: str, *, done: int | None = None, total: int | None = None) -> None:
+        raise KeyboardInterrupt
+
+    game = make("flipflop-3x3")
+    result = simulate(game, ("random", "random"), 20, seed=3, ray="auto", progress=interrupt)
+    assert result.interrupted and result.games == 1  # one batch of one game arrived
+    assert ray.is_initialized()  # the caller's Ray is left running

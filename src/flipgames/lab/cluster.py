@@ -83,6 +83,11 @@ def connect(address: str) -> bool:
     return True
 
 
+def shutdown() -> None:
+    """Disconnect from Ray (after :func:`connect` returned True)."""
+    _ray().shutdown()
+
+
 def run(job: Job, games: int, address: str) -> Iterator[Tally]:
     """Yield the tallies of ``job``'s batches as the Ray tasks finish (see module doc)."""
     ray = _ray()

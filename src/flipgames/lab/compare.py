@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from flipgames.core.errors import FlipgamesError, OptionError
+from flipgames.core.game import Game
 from flipgames.core.options import OptionValue
 from flipgames.core.progress import Progress, silent
 from flipgames.core.registry import game_class, make
@@ -132,9 +133,33 @@ def compare(
             f"--vary gives {len(combinations)} combinations; at most {MAX_VARIANTS} at once"
         )
     built = [make(game_name, {**fixed, **dict(zip(names, c, strict=True))}) for c in combinations]
-    if not all(catalog.is_solved(game) for game in built):
+    simulated = [game for game in built if not catalog.is_solved(game)]
+    if simulated:
         # Check the levels before anything is played, on a variant that will be simulated.
-        check_agents(next(g for g in built if not catalog.is_solved(g)), agents)
+        check_agents(simulated[0], agents)
+    # One connection to Ray for all the simulated variants, not a new local Ray for each.
+    connected = False
+    if ray is not None and simulated:
+        from flipgames.lab import cluster
+
+        connected = cluster.connect(ray)
+    try:
+        return _answer(built, names, agents, games, seed, workers, ray, progress)
+    finally:
+        if connected:
+            cluster.shutdown()
+
+
+def _answer(
+    built: list[Game],
+    names: list[str],
+    agents: tuple[str, str],
+    games: int,
+    seed: int,
+    workers: int,
+    ray: str | None,
+    progress: Progress,
+) -> list[Variant]:
     variants = []
     for game in built:
         varied = {name: game.options[name] for name in names}
