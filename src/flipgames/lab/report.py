@@ -159,10 +159,13 @@ def check_report_folder(directory: Path) -> None:
 
 
 def new_figure(width: float = 6.4, height: float = 3.6) -> Figure:
-    """An empty figure drawn by Agg, without pyplot."""
+    """An empty figure drawn by Agg, without pyplot (no display, no global figure list)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
 
 
 def rates_chart(
