@@ -30,7 +30,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from flipgames.core.registry import game_class, game_names
 
-router = APIRouter()
+#: Pages, not API: left out of the OpenAPI document as the arcade's other pages are.
+router = APIRouter(include_in_schema=False)
 
 #: One folder or file name in a report path.
 _SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
