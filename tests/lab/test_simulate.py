@@ -3,12 +3,21 @@ game (reproducible, the same in one process and in worker processes, interruptib
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from toy import CAP, Ladder, PlainLadder
 
 from flipgames import make
 from flipgames.agents.levels import UnknownAgentError
-from flipgames.lab.simulate import SimulationError, has_evaluation, play_game, simulate
+from flipgames.lab.simulate import (
+    SimulationError,
+    _interrupt_after,
+    has_evaluation,
+    play_game,
+    simulate,
+)
 from flipgames.lab.stats import DRAW
 
 
@@ -143,3 +152,12 @@ def test_bad_arguments_are_refused_before_any_game() -> None:
         simulate(game, ("random", "random"), 0, seed=1)
     with pytest.raises(SimulationError, match="not both"):
         simulate(game, ("random", "random"), 2, seed=1, workers=2, ray="auto")
+
+
+def test_ctrl_c_during_a_merge_waits_for_the_merge() -> None:
+    finished = []
+    with pytest.raises(KeyboardInterrupt), _interrupt_after():
+        os.kill(os.getpid(), signal.SIGINT)
+        finished.append(True)  # reached: the interrupt waits for the block's end
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -40,8 +40,10 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -299,7 +301,8 @@ def simulate(
         parts = (run_batch(job, index, index + 1) for index in range(games))
     try:
         for part in parts:
-            tally.merge(part)
+            with _interrupt_after():
+                tally.merge(part)
             progress(message, done=tally.games, total=games)
     except KeyboardInterrupt:
         result.interrupted = True
@@ -309,6 +312,22 @@ def simulate(
             close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C back until the block is done, so that a merge is never half done."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread receives signals
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: received.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt
 
 
 def batches(games: int, parallel: int) -> list[tuple[int, int]]:
