@@ -1,4 +1,5 @@
-"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena and serve.
+"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena, simulate, compare and
+serve.
 
 Errors from the library become a one-line ``flipgames: error: ...`` on stderr and exit code 1;
 a malformed command line (a bad flag or number) the same line and exit code 2; Ctrl-C exits
@@ -21,12 +22,14 @@ from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
 from flipgames.cli.bench import add_bench_command
+from flipgames.cli.compare import add_compare_arguments
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
 from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
+from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
 from flipgames.core.errors import FlipgamesError, RecordError
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
@@ -377,6 +380,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
     add_puzzle_command(game_command, _game, _count)
+    p = game_command("simulate", "seeded self-play of two levels, measured (docs/lab.md)")
+    add_simulate_arguments(p, _count(1))
+    p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))
+    p = game_command("compare", "rule options side by side: solved or self-play (docs/lab.md)")
+    add_compare_arguments(p, _count(1))
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)

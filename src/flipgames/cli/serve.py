@@ -83,6 +83,11 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         help="offer an outside program speaking the engine protocol as an opponent named NAME "
         "(repeatable), e.g. --engine toy='flipgames engine --level easy'",
     )
+    parser.add_argument(
+        "--reports",
+        metavar="DIR",
+        help="the designer's reports the Lab page shows (default: reports in the data folder)",
+    )
     parser.set_defaults(run=cmd_serve)
 
 
@@ -110,6 +115,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from flipgames.web.engines import parse_engine, register
 
     specs = tuple(parse_engine(text) for text in args.engine)
+    if args.reports:
+        os.environ["FLIPGAMES_REPORTS"] = os.path.abspath(args.reports)  # for every worker
     settings = Settings(database_url=args.db or default_database_url(), engines=specs)
     if not 1 <= args.workers <= MAX_WORKERS:
         raise FlipgamesError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")

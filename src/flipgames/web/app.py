@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import errors, puzzles, routes
+from flipgames.web import errors, lab, puzzles, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
@@ -158,6 +158,7 @@ def create_app(
     app.include_router(routes.api)
     app.include_router(routes.pages)
     app.include_router(puzzles.router)
+    app.include_router(lab.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)

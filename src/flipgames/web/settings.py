@@ -97,5 +97,10 @@ class Settings:
     #: (``FLIPGAMES_ENGINE_SECONDS``), after which it forfeits the match.
     engines: tuple[tuple[str, str], ...] = ()
     engine_seconds: int = field(default_factory=lambda: env_int("FLIPGAMES_ENGINE_SECONDS", 30))
+    #: The designer's reports the Lab page shows (``flipgames serve --reports DIR`` sets
+    #: ``FLIPGAMES_REPORTS``; default: ``reports`` in the data folder).
+    reports_dir: Path = field(
+        default_factory=lambda: Path(os.environ.get("FLIPGAMES_REPORTS") or data_dir() / "reports")
+    )
     templates_dir: Path = field(default=_PACKAGE_DIR / "templates")
     static_dir: Path = field(default=_PACKAGE_DIR / "static")

@@ -1,0 +1,327 @@
+"""Reports a designer can keep: one folder with a self-contained HTML page, Markdown and charts.
+
+:func:`write_report` is what every lab command with ``--report DIR`` calls. The folder gets
+
+* ``report.md``: the Markdown, figures referenced as image files beside it;
+* one PNG per figure (``<name>.png``);
+* ``index.html``: the same text as a page that needs nothing else (figures inlined as base64
+  PNG, styles inline), to mail or archive;
+* ``report.json``: the title, the game (where known) and when it was written, which the
+  arcade's Lab page lists (``flipgames serve --reports DIR``).
+
+Figures are ``matplotlib.figure.Figure`` objects drawn without pyplot (no global state, no
+display needed: the Agg renderer). matplotlib loads only when a chart is drawn, so commands
+that draw none stay fast. The Markdown is rendered with raw HTML switched off: text from a
+game or a user cannot inject markup into the page.
+
+The charts of :func:`simulation_report`: win rates with their 95% intervals, the histogram of
+game lengths and the branching factor by ply.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flipgames.agents.arena import wilson_interval
+from flipgames.core.errors import FlipgamesError
+from flipgames.lab.stats import rate, rate_interval
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from flipgames.lab.simulate import SimulationResult
+
+#: ``![alt](target)`` in Markdown, to point figure references at inlined images.
+_IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+#: Figure names become file names: letters, digits, ``-`` and ``_`` only.
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+_STYLE = """
+body { font: 16px/1.5 system-ui, sans-serif; color: #1d2433; background: #f6f7fb; margin: 0; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; background: #fff; }
+h1, h2, h3 { line-height: 1.2; }
+table { border-collapse: collapse; margin: 1rem 0; }
+th, td { border: 1px solid #c9cedb; padding: .3rem .6rem; text-align: left; }
+th { background: #eef0f6; }
+img { max-width: 100%; height: auto; }
+code { background: #eef0f6; padding: 0 .2rem; }
+"""
+
+
+def markdown_to_html(markdown: str) -> str:
+    """Render Markdown (CommonMark and tables) with raw HTML escaped, not passed through.
+
+    >>> markdown_to_html("# Hi <b>")
+    '<h1>Hi &lt;b&gt;</h1>\\n'
+    >>> "<td>1</td>" in markdown_to_html("| a |\\n|---|\\n| 1 |")
+    True
+    """
+    from markdown_it import MarkdownIt  # a dependency of rich, loaded on first use
+
+    rendered: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+    return rendered
+
+
+def figure_png(figure: Figure) -> bytes:
+    """The figure as PNG bytes."""
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def write_report(
+    directory: Path,
+    title: str,
+    markdown: str,
+    figures: dict[str, Figure],
+    *,
+    game: str | None = None,
+) -> Path:
+    """Write the report folder (module docstring); return the path of ``index.html``.
+
+    ``markdown`` may reference a figure as ``![caption](NAME.png)``; figures it does not
+    reference are added at the end under "Figures". ``game`` (a registered game name) lets
+    the arcade's Lab page list the report under its game. The folder is created if needed;
+    files of an earlier report there are replaced.
+    """
+    for name in figures:
+        if not _NAME.fullmatch(name):
+            raise FlipgamesError(f"figure name {name!r}: use letters, digits, - and _ only")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FlipgamesError(
+            f"--report {str(directory)!r}: cannot create the folder: {exc.strerror or exc}"
+        ) from None
+    images = {f"{name}.png": figure_png(figure) for name, figure in figures.items()}
+    referenced = {target for _, target in _IMAGE.findall(markdown)}
+    extra = [name for name in images if name not in referenced]
+    text = markdown.rstrip() + "\n"
+    if extra:
+        text += "\n## Figures\n\n" + "".join(f"![{n[:-4]}]({n})\n\n" for n in extra)
+    for name, data in images.items():
+        (directory / name).write_bytes(data)
+    (directory / "report.md").write_text(text, encoding="utf-8")
+
+    def inline(match: re.Match[str]) -> str:
+        alt, target = match.groups()
+        if target not in images:
+            return match.group(0)
+        encoded = base64.b64encode(images[target]).decode("ascii")
+        return f"![{alt}](data:image/png;base64,{encoded})"
+
+    body = markdown_to_html(_IMAGE.sub(inline, text))
+    page = (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
+        f"<body>\n<main>\n{body}</main>\n</body>\n</html>\n"
+    )
+    path = directory / "index.html"
+    path.write_text(page, encoding="utf-8")
+    meta = {
+        "title": title,
+        "game": game,
+        "written": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+    (directory / "report.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def check_report_folder(directory: Path) -> None:
+    """Fail before any work (one line) if ``directory`` cannot hold a report, or if the
+    charting library is missing."""
+    if directory.exists() and not directory.is_dir():
+        raise FlipgamesError(f"--report {str(directory)!r} is a file: name a folder")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise FlipgamesError(
+            "--report needs matplotlib (the 'lab' extra): pip install 'flipgames[lab]'"
+        ) from None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FlipgamesError(
+            f"--report {str(directory)!r}: cannot create the folder: {exc.strerror or exc}"
+        ) from None
+
+
+# --- charts --------------------------------------------------------------------------------
+
+
+def new_figure(width: float = 6.4, height: float = 3.6) -> Figure:
+    """An empty figure drawn by Agg, without pyplot (no display, no global figure list)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def rates_chart(
+    labels: list[str],
+    rates: list[float],
+    intervals: list[tuple[float, float]],
+    title: str,
+    xlabel: str = "share of games (bars: 95% Wilson interval)",
+) -> Figure:
+    """Horizontal bars of rates in [0, 1] with their intervals as error bars."""
+    figure = new_figure(6.4, 0.6 + 0.45 * len(labels))
+    axes = figure.add_subplot()
+    lows = [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)]
+    highs = [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]
+    positions = list(range(len(labels)))
+    axes.barh(positions, rates, xerr=[lows, highs], color="#4c72b0", capsize=4)
+    axes.set_yticks(positions, labels)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 1)
+    axes.axvline(0.5, color="#888", linewidth=0.8, linestyle="--")
+    axes.set_xlabel(xlabel)
+    axes.set_title(title)
+    return figure
+
+
+def histogram_chart(histogram: list[tuple[int, int]], title: str, xlabel: str) -> Figure:
+    """Bars of counts per value (a histogram already counted)."""
+    figure = new_figure()
+    axes = figure.add_subplot()
+    axes.bar([v for v, _ in histogram], [c for _, c in histogram], width=0.9, color="#55a868")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("games")
+    axes.set_title(title)
+    return figure
+
+
+def line_chart(values: list[float], title: str, xlabel: str, ylabel: str) -> Figure:
+    """One line over 1, 2, 3, ..."""
+    figure = new_figure()
+    axes = figure.add_subplot()
+    axes.plot(range(1, len(values) + 1), values, marker="o", markersize=3, color="#c44e52")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_ylim(bottom=0)
+    axes.set_title(title)
+    return figure
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _ci(interval: tuple[float, float]) -> str:
+    return f"95% CI {_pct(interval[0])} to {_pct(interval[1])}"
+
+
+def _count(count: int, total: int) -> str:
+    return f"{count:,} ({_pct(rate(count, total))}, {_ci(rate_interval(count, total))})"
+
+
+def simulation_text(result: SimulationResult) -> list[str]:
+    """The simulation's findings as Markdown list items (also what the terminal shows)."""
+    t = result.tally
+    n = t.games
+    a, b = result.agents
+    options = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "default rules"
+    stopped = f" (interrupted: {result.requested:,} asked)" if result.interrupted else ""
+    advantage = result.first_player_score() - 0.5
+    low, high = wilson_interval(result.first_player_score(), n)
+    lines = [
+        f"- **Game**: {result.game} ({options}); A = {a}, B = {b}; seed {result.seed}; "
+        f"{n:,} games{stopped}",
+        f"- **First player wins** {_count(t.wins[0], n)}",
+        f"- **Second player wins** {_count(t.wins[1], n)}",
+        f"- **Draws** {_count(t.draws, n)}",
+        f"- **First-player advantage** (score - 0.5, a draw half a win): {advantage:+.3f} "
+        f"(95% CI {low - 0.5:+.3f} to {high - 0.5:+.3f})",
+        f"- **A ({a}) wins** {_count(t.agent_wins[0], n)}",
+        f"- **B ({b}) wins** {_count(t.agent_wins[1], n)}",
+        f"- **Decisiveness** (decided games) {_count(n - t.draws, n)}",
+        f"- **Length** in moves: mean {t.length_mean():.1f}, median {t.length_median():g}, "
+        f"90th percentile {t.length_quantile(0.9)}, shortest {min(t.lengths, default=0)}, "
+        f"longest {max(t.lengths, default=0)}",
+        f"- **Branching factor**: {t.branching_mean():.2f} legal actions a move on average",
+    ]
+    if result.repetition_rule:
+        lines.append(f"- **Repetition draws** {_count(t.repetition_draws, n)}")
+    else:
+        lines.append("- **Repetition draws**: not available (the rules have no repetition draw)")
+    lines.append(
+        f"- **Capped games** (stopped at {result.cap:,} actions, counted as draws): {t.capped:,}"
+    )
+    if result.evaluation:
+        lines.append(
+            f"- **Lead changes** (by the game's evaluation): "
+            f"{rate(t.lead_changes, t.lead_games):.2f} a game; at least one in "
+            f"{_count(t.lead_changed_games, t.lead_games)} of games"
+        )
+    else:
+        lines.append("- **Lead changes**: not available (the game has no evaluation)")
+    lines.append(
+        f"- **Seconds per move**: A {t.seconds_per_move(0) * 1000:.2f} ms, "
+        f"B {t.seconds_per_move(1) * 1000:.2f} ms ({result.seconds:.1f} s in all)"
+    )
+    return lines
+
+
+def simulation_figures(result: SimulationResult) -> dict[str, Figure]:
+    """Win rates with intervals, the length histogram and the branching factor by ply."""
+    t = result.tally
+    n = t.games
+    a, b = result.agents
+    counts = [
+        ("first player wins", t.wins[0]),
+        ("second player wins", t.wins[1]),
+        ("draws", t.draws),
+        (f"A ({a}) wins", t.agent_wins[0]),
+        (f"B ({b}) wins", t.agent_wins[1]),
+    ]
+    return {
+        "win-rates": rates_chart(
+            [label for label, _ in counts],
+            [rate(c, n) for _, c in counts],
+            [rate_interval(c, n) for _, c in counts],
+            f"{result.game}: results",
+        ),
+        "lengths": histogram_chart(
+            sorted(t.lengths.items()), f"{result.game}: game length", "moves"
+        ),
+        "branching": line_chart(
+            t.branching_by_ply(),
+            f"{result.game}: branching factor by ply",
+            "move number",
+            "mean legal actions",
+        ),
+    }
+
+
+def simulation_markdown(result: SimulationResult) -> str:
+    """The Markdown of a simulation's report."""
+    a, b = result.agents
+    return "\n".join(
+        [
+            f"# {result.game}: {a} against {b}, {result.games:,} games",
+            "",
+            *simulation_text(result),
+            "",
+            "Seats alternate (A moves first in even-numbered games), so the first-player "
+            "figures do not favour the stronger agent. Intervals are 95% Wilson score "
+            "intervals; the first-player advantage counts a draw as half a win.",
+            "",
+            "![Results with 95% intervals](win-rates.png)",
+            "",
+            "![Game length](lengths.png)",
+            "",
+            "![Branching factor by ply](branching.png)",
+            "",
+        ]
+    )

@@ -1,0 +1,8 @@
+"""The lab's tests import the toy game (toy.py) beside them."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,0 +1,138 @@
+"""Reports: the folder's files, figures inlined in a self-contained page, markup escaped;
+the simulation and comparison reports."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+from toy import Ladder
+
+from flipgames.core.errors import FlipgamesError, OptionError
+from flipgames.lab import compare
+from flipgames.lab.report import (
+    check_report_folder,
+    new_figure,
+    simulation_figures,
+    simulation_markdown,
+    write_report,
+)
+from flipgames.lab.simulate import simulate
+
+
+def test_write_report_inlines_figures_and_keeps_the_files(tmp_path: Path) -> None:
+    chart = new_figure()
+    chart.add_subplot().plot([1, 2, 3], [3, 1, 2])
+    extra = new_figure()
+    extra.add_subplot().bar([1], [1])
+    text = "# Title\n\nSome <script>alert(1)</script> text.\n\n![The chart](chart.png)\n"
+    page = write_report(tmp_path / "out", "A <title>", text, {"chart": chart, "extra": extra})
+    folder = tmp_path / "out"
+    assert page == folder / "index.html"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "chart.png",
+        "extra.png",
+        "index.html",
+        "report.json",
+        "report.md",
+    ]
+    png = (folder / "chart.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    html = page.read_text()
+    # Both figures are inlined (the unreferenced one under "Figures"); no file is linked.
+    inlined = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert [base64.b64decode(data) for data in inlined] == [
+        png,
+        (folder / "extra.png").read_bytes(),
+    ]
+    assert 'src="chart.png"' not in html
+    # Markup in the text or the title is shown, never run.
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<title>A &lt;title&gt;</title>" in html
+    markdown = (folder / "report.md").read_text()
+    assert "![The chart](chart.png)" in markdown and "![extra](extra.png)" in markdown
+    meta = json.loads((folder / "report.json").read_text())
+    assert meta["title"] == "A <title>" and meta["game"] is None and meta["written"]
+
+
+def test_figure_names_and_folders_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(FlipgamesError, match=r"figure name '\.\./x'"):
+        write_report(tmp_path, "t", "", {"../x": new_figure()})
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    with pytest.raises(FlipgamesError, match="is a file"):
+        check_report_folder(a_file)
+    with pytest.raises(FlipgamesError, match="cannot create the folder"):
+        check_report_folder(a_file / "below")
+
+
+def test_simulation_report_names_every_metric(tmp_path: Path) -> None:
+    result = simulate(Ladder({"length": 6}), ("random", "random"), 5, seed=1)
+    text = simulation_markdown(result)
+    for words in (
+        "First player wins** 5 (100.0%",
+        "Second player wins** 0",
+        "Draws** 0",
+        "First-player advantage",
+        "A (random) wins** 3 (60.0%",
+        "B (random) wins** 2 (40.0%",
+        "Decisiveness",
+        "mean 6.0, median 6, 90th percentile 6",
+        "2.00 legal actions",
+        "Repetition draws** 0",
+        "Capped games",
+        "Lead changes** (by the game's evaluation): 2.00 a game",
+        "Seconds per move",
+    ):
+        assert words in text, words
+    figures = simulation_figures(result)
+    assert sorted(figures) == ["branching", "lengths", "win-rates"]
+    page = write_report(tmp_path, "sim", text, figures, game="ladder")
+    assert page.read_text().count("data:image/png;base64,") == 3
+
+
+def test_parse_vary_refuses_bad_names_and_values() -> None:
+    assert compare.parse_vary("rubiks-flip", ["lock=king,orthogonal"], {}) == {
+        "lock": ["king", "orthogonal"]
+    }
+    for pair, words in (
+        ("lock", "write name=value,value"),
+        ("lock=king,", "write name=value,value"),
+        ("colour=red,blue", "unknown option 'colour'"),
+        ("lock=king,diagonal", "bad value 'diagonal' for option 'lock'"),
+        ("lock=king,king", "listed twice"),
+    ):
+        with pytest.raises(OptionError, match=words):
+            compare.parse_vary("rubiks-flip", [pair], {})
+    with pytest.raises(OptionError, match="given twice"):
+        compare.parse_vary("rubiks-flip", ["lock=king"], {"lock": "king"})
+
+
+def test_compare_solved_and_simulated_variants() -> None:
+    # Checkered Flag is solved for both starts: exact values, no games played.
+    solved = compare.compare(
+        "checkered-flag", {}, {"start": ["spin", "first"]}, ("easy", "easy"), 10, seed=1
+    )
+    assert [v.method for v in solved] == ["solved", "solved"]
+    spin, first = solved
+    # A spin decides who starts: the race is fair. Starting first is worth something.
+    assert spin.first_player_score() == pytest.approx(0.5)
+    assert first.first_player_score() > 0.5
+    assert first.win is not None and first.loss is not None and first.draw is not None
+    assert first.win + first.draw + first.loss == pytest.approx(1.0)
+    # Rubik's Flip is not solved by enumeration: self-play.
+    played = compare.compare(
+        "rubiks-flip", {}, {"lock": ["king", "orthogonal"]}, ("random", "random"), 6, seed=2
+    )
+    assert [v.method for v in played] == ["simulated", "simulated"]
+    assert [v.varied for v in played] == [{"lock": "king"}, {"lock": "orthogonal"}]
+    assert all(v.simulation is not None and v.simulation.games == 6 for v in played)
+    rows = compare.table(played)
+    assert rows[0][:2] == ["lock", "method"] and len(rows) == 3
+    assert "![First-player score by variant](comparison.png)" in compare.markdown(
+        "rubiks-flip", played
+    )
+    assert sorted(compare.figures("rubiks-flip", played)) == ["comparison"]
