@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.flipflop.rules import FlipFlop
     from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
+    from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
 
 I64 = npt.NDArray[np.int64]
 
@@ -467,6 +468,13 @@ class FlipFlopKernel:
         from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
 
         return FlipFlopSearcher(self)
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFlopBatch:
+        """``num_envs`` environments of one seat against a random opponent, stepped together
+        in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
+
+        return FlipFlopBatch(self, num_envs, seat, max_plies)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
