@@ -107,9 +107,8 @@ def settle(
 def opponent_to_move(meta: I64, e: int, max_plies: int) -> bool:
     """True while the built-in opponent should act in ``e``: the game goes on, the cap is not
     reached and the side to move is not the agent's."""
-    return (
-        meta[e, STATUS] == ONGOING and meta[e, PLY] < max_plies and meta[e, SIDE] != meta[e, SEAT]
-    )
+    going: bool = meta[e, STATUS] == ONGOING and meta[e, PLY] < max_plies
+    return going and meta[e, SIDE] != meta[e, SEAT]
 
 
 @jit
@@ -117,7 +116,7 @@ def agent_may_play(meta: I64, moves: I64, e: int, action: int) -> bool:
     """True when ``action`` is among the legal actions of ``e``, whose agent is to move."""
     if meta[e, STATUS] != ONGOING or meta[e, SIDE] != meta[e, SEAT]:
         return False
-    for i in range(meta[e, NMOVES]):
+    for i in range(meta[e, NMOVES]):  # noqa: SIM110 (numba compiles loops, not any(generator))
         if moves[e, i] == action:
             return True
     return False

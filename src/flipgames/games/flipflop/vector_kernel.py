@@ -25,7 +25,6 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.jit import jit, occurrences
-from flipgames.core.kernel import ONGOING
 from flipgames.core.jit_vector import (
     COUNT,
     DONE,
@@ -46,6 +45,7 @@ from flipgames.core.jit_vector import (
     write_bits,
     write_mask,
 )
+from flipgames.core.kernel import ONGOING
 from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
 from flipgames.games.flipflop.tensor import PLANES
 
@@ -149,9 +149,7 @@ def _reset_all(s: Arrays, out: Outputs, rays: I64, lengths: I64, params: I64) ->
 
 
 @jit
-def _step_all(
-    s: Arrays, out: Outputs, actions: I64, rays: I64, lengths: I64, params: I64
-) -> None:
+def _step_all(s: Arrays, out: Outputs, actions: I64, rays: I64, lengths: I64, params: I64) -> None:
     meta = s[1]
     rewards, terminated, truncated, opponent, illegal = out[2], out[3], out[4], out[5], out[6]
     for e in range(len(actions)):

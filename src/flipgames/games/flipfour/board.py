@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import Final
 
 SIZE: Final = 5
+#: Pieces each side starts with in hand.
+PIECES_IN_HAND: Final = 4
 NUM_SQUARES: Final = SIZE * SIZE
 ALL_SQUARES: Final = range(NUM_SQUARES)
 FILES: Final = "abcde"

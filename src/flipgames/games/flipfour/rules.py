@@ -36,6 +36,7 @@ from flipgames.games.flipfour.board import (
     FACE_LETTERS,
     FACE_NAMES,
     NUM_SQUARES,
+    PIECES_IN_HAND,
     ROOK,
     SQUARE_NAMES,
     WINDOWS,
@@ -62,7 +63,6 @@ if TYPE_CHECKING:
 
     from flipgames.core.kernel import Kernel
 
-PIECES_IN_HAND: Final = 4
 PLAYER_NAMES: Final = ("White", "Black")
 
 RULES: Final = """\

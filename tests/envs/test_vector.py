@@ -1,0 +1,236 @@
+"""flipgames.envs.vector: the compiled batch agrees with the reference engine ply by ply.
+
+Every environment of a batch is shadowed by a reference state: the agent's action and the
+opponent's reported reply are applied to it, and after every reset and step the batch's
+observation row must equal the reference ``observation_tensor(seat)`` and its mask the
+reference ``legal_action_mask()`` (zeros when the agent is not to move); rewards, terminations
+and truncations must be what the reference result and the ply cap say, and an ended
+environment must start a new game at the next step (next-step autoreset).
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+
+from flipgames import make as make_game
+from flipgames.core.game import State
+from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
+
+GAMES = ["flipflop-3x3", "flipflop", "flipfour"]
+
+
+class Shadow:
+    """The reference state of one environment, with its plies played and whether its
+    episode ended at the last step."""
+
+    def __init__(self, game_name: str) -> None:
+        self.game = make_game(game_name)
+        self.state: State = self.game.new_initial_state()
+        self.plies = 0
+        self.done = False
+
+    def start(self, opponent_action: int) -> None:
+        self.state = self.game.new_initial_state()
+        self.plies = 0
+        self.done = False
+        if opponent_action >= 0:
+            self.play(opponent_action)
+
+    def play(self, action: int) -> None:
+        assert action in self.state.legal_actions()
+        self.state = self.state.apply(action)
+        self.plies += 1
+
+
+def check_row(envs: FlipgamesVectorEnv, observations, infos, shadows: list[Shadow], i: int):
+    shadow, seat = shadows[i], int(infos["seat"][i])
+    state = shadow.state
+    expected = state.observation_tensor(seat)
+    np.testing.assert_array_equal(observations["observation"][i], expected)
+    mask = (
+        state.legal_action_mask()
+        if state.current_player == seat
+        else np.zeros(envs.game.num_distinct_actions, dtype=np.int8)
+    )
+    np.testing.assert_array_equal(observations["action_mask"][i], mask)
+
+
+def choose(policy: str, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """The agent's action: a random legal one (now and then any id, to test illegal actions),
+    or the lowest or highest legal id (deterministic policies that walk into repetitions)."""
+    legal = np.flatnonzero(mask)
+    if policy == "first":
+        return int(legal[0]) if legal.size else 0
+    if policy == "last":
+        return int(legal[-1]) if legal.size else 0
+    if legal.size and rng.random() > 0.01:
+        return int(rng.choice(legal))
+    return int(rng.integers(len(mask)))
+
+
+def run(
+    game_name: str,
+    seat: int | None,
+    max_plies: int | None,
+    steps: int,
+    seed: int,
+    num_envs: int = 6,
+    policy: str = "random",
+):
+    envs = make(game_name, num_envs=num_envs, seed=seed, seat=seat, max_plies=max_plies)
+    cap = envs.max_plies
+    observations, infos = envs.reset()
+    shadows = [Shadow(game_name) for _ in range(envs.num_envs)]
+    for i, shadow in enumerate(shadows):
+        assert infos["seat"][i] == (seat if seat is not None else infos["seat"][i])
+        # The opponent opens exactly when the agent plays second.
+        assert (infos["opponent_action"][i] >= 0) == (infos["seat"][i] == 1)
+        shadow.start(int(infos["opponent_action"][i]))
+        check_row(envs, observations, infos, shadows, i)
+    rng = np.random.default_rng(seed)
+    seen = {"terminated": 0, "truncated": 0, "illegal": 0, "reset": 0, "drawn": 0}
+    for _ in range(steps):
+        actions = np.array([choose(policy, m, rng) for m in observations["action_mask"]])
+        seats_before = infos["seat"].copy()
+        observations, rewards, terminated, truncated, infos = envs.step(actions)
+        for i, shadow in enumerate(shadows):
+            reply = int(infos["opponent_action"][i])
+            if shadow.done:
+                seen["reset"] += 1
+                assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
+                assert not infos["illegal_action"][i]
+                if seat is not None:
+                    assert infos["seat"][i] == seat
+                assert (reply >= 0) == (infos["seat"][i] == 1)
+                shadow.start(reply)
+            elif int(actions[i]) not in shadow.state.legal_actions():
+                seen["illegal"] += 1
+                assert infos["illegal_action"][i] and infos["_illegal_action"][i]
+                assert (rewards[i], terminated[i], truncated[i]) == (-1.0, True, False)
+                assert reply == -1
+                shadow.done = True
+            else:
+                assert infos["seat"][i] == seats_before[i]
+                shadow.play(int(actions[i]))
+                state = shadow.state
+                replies = not state.is_terminal() and shadow.plies < cap
+                assert (reply >= 0) == replies
+                if replies:
+                    shadow.play(reply)
+                state, agent = shadow.state, int(infos["seat"][i])
+                over = state.is_terminal()
+                assert terminated[i] == over
+                assert truncated[i] == (not over and shadow.plies >= cap)
+                assert rewards[i] == (state.returns()[agent] if over else 0.0)
+                assert not infos["illegal_action"][i]
+                seen["terminated"] += over
+                seen["truncated"] += bool(truncated[i])
+                seen["drawn"] += over and state.returns() == (0, 0)
+                shadow.done = bool(terminated[i] or truncated[i])
+            check_row(envs, observations, infos, shadows, i)
+    return seen
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_every_ply_matches_the_reference_with_a_short_cap(game_name, seat):
+    seen = run(game_name, seat, max_plies=9, steps=60, seed=3)
+    # The run covers truncation, illegal actions and next-step autoresets.
+    assert seen["truncated"] and seen["illegal"] and seen["reset"]
+
+
+@pytest.mark.parametrize(("game_name", "steps"), [("flipflop-3x3", 300), ("flipflop", 150)])
+def test_full_games_match_the_reference(game_name, steps):
+    seen = run(game_name, None, max_plies=None, steps=steps, seed=11)
+    assert seen["terminated"] > 10 and seen["reset"]
+
+
+def first_draw(game_name: str, policy: str, seed: int) -> tuple[int, int]:
+    """Where a wide batch (no reference) first ends a game by repetition under ``policy``:
+    the environment's index and the step."""
+    envs = make(game_name, num_envs=256, seed=seed, seat=None)
+    observations, _ = envs.reset()
+    rng = np.random.default_rng(0)
+    for step in range(2000):
+        actions = [choose(policy, m, rng) for m in observations["action_mask"]]
+        observations, rewards, terminated, _, infos = envs.step(actions)
+        drawn = np.flatnonzero(terminated & (rewards == 0) & ~infos["illegal_action"])
+        if drawn.size:
+            return int(drawn[0]), step
+    raise AssertionError("no repetition draw in 2,000 steps")
+
+
+@pytest.mark.parametrize(
+    ("game_name", "policy"),
+    [("flipflop-3x3", "first"), ("flipflop", "first"), ("flipfour", "last")],
+)
+def test_repetition_draws_match_the_reference(game_name, policy):
+    # Environment i of a batch seeded s is seeded s + i: replay the drawn one alone, shadowed.
+    index, step = first_draw(game_name, policy, seed=100)
+    seen = run(game_name, None, None, step + 2, seed=100 + index, num_envs=1, policy=policy)
+    assert seen["drawn"] == 1 and seen["reset"] >= 1
+
+
+def test_the_same_seed_gives_the_same_games():
+    def trace(seed: int) -> list[np.ndarray]:
+        envs = make("flipfour", num_envs=4, seat=None)
+        observations, infos = envs.reset(seed=seed)
+        frames = [observations["observation"], infos["seat"]]
+        for _ in range(20):
+            actions = [np.flatnonzero(m)[0] if m.any() else 0 for m in observations["action_mask"]]
+            observations, *_, infos = envs.step(actions)
+            frames += [observations["observation"], infos["opponent_action"]]
+        return frames
+
+    first, again, other = trace(7), trace(7), trace(8)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_environment_i_is_seeded_with_seed_plus_i():
+    wide = make("flipflop", num_envs=3, seat=None)
+    single = make("flipflop", num_envs=1, seat=None)
+    observations, _ = wide.reset(seed=40)
+    alone, _ = single.reset(seed=42)
+    np.testing.assert_array_equal(observations["observation"][2], alone["observation"][0])
+    for _ in range(10):
+        mask = alone["action_mask"][0]
+        action = int(np.flatnonzero(mask)[-1]) if mask.any() else 0
+        actions = [0, 0, action]
+        observations, *_ = wide.step(actions)
+        alone, *_ = single.step([action])
+        np.testing.assert_array_equal(observations["observation"][2], alone["observation"][0])
+
+
+def test_it_is_a_gymnasium_vector_env_with_batched_spaces():
+    envs = make("flipflop-3x3", num_envs=5, seed=0)
+    assert isinstance(envs, gymnasium.vector.VectorEnv)
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    observations, _ = envs.reset()
+    assert envs.observation_space.contains(observations)
+    assert envs.single_action_space.n == 81
+    assert envs.action_space.shape == (5,)
+    observations, rewards, *_ = envs.step(envs.action_space.sample())
+    assert envs.observation_space.contains(observations)
+    assert rewards.shape == (5,)
+
+
+def test_bad_arguments_are_clear_errors():
+    with pytest.raises(ValueError, match="opponent='random' only"):
+        make("flipflop", 2, opponent="hard")
+    with pytest.raises(NoVectorKernelError, match="no compiled batch"):
+        make("flip-switch", 2)
+    with pytest.raises(ValueError, match="seat must be"):
+        make("flipflop", 2, seat=2)
+    with pytest.raises(ValueError, match="num_envs must be at least 1"):
+        make("flipflop", 0)
+    envs = make("flipflop", 2)
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.step([0, 0])
+    with pytest.raises(ValueError, match="3 seeds given for 2"):
+        envs.reset(seed=[1, 2, 3])
+    envs.reset(seed=1)
+    with pytest.raises(ValueError, match="expected 2 actions"):
+        envs.step([0, 0, 0])
