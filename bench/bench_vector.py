@@ -4,8 +4,9 @@ against the single-agent Gymnasium env (reference engine, one Python step per en
 Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``.
 An env step is one agent action plus the random opponent's reply, observation tensor and
 mask included (and, for the vectorised env, the copies of the batch it returns); only the time
-inside ``step`` counts, not the agent's choice of a uniformly random legal action. Prints the machine, its load average and the Python version with
-every run, since figures mean nothing without them.
+inside ``step`` counts, not the agent's choice of a uniformly random legal action. Prints the
+machine, its load average and the Python version with every run, since figures mean nothing
+without them.
 """
 
 from __future__ import annotations
