@@ -256,6 +256,36 @@ class FlipFlopState(State):
         return self._side if self.legal_actions() else TERMINAL
 
     @property
+    def white(self) -> int:
+        """White's pieces, a bitboard (bit ``sq`` for square ``sq``)."""
+        return self._white
+
+    @property
+    def black(self) -> int:
+        """Black's pieces, a bitboard."""
+        return self._black
+
+    @property
+    def bishops(self) -> int:
+        """The pieces showing their ``x`` (bishop) face, a bitboard."""
+        return self._bishops
+
+    @property
+    def side(self) -> int:
+        """The colour to move (or that would move: also set once the game is over)."""
+        return self._side
+
+    @property
+    def board(self) -> Board:
+        """The geometry and move tables of this board size."""
+        return self._board
+
+    @property
+    def quiet(self) -> int:
+        """Plies since the last capture (no earlier position can occur again)."""
+        return self._quiet
+
+    @property
     def in_check(self) -> bool:
         """True when an enemy piece stands on the goal of the side to move."""
         enemy = self._black if self._side == WHITE else self._white

@@ -421,6 +421,26 @@ class FlipFourState(State):
         """The side whose turn it is (or would be, once the game is over)."""
         return self._player
 
+    @property
+    def white(self) -> int:
+        """White's pieces on the board, a bitboard (bit ``s`` for square ``s``)."""
+        return self._white
+
+    @property
+    def black(self) -> int:
+        """Black's pieces on the board, a bitboard."""
+        return self._black
+
+    @property
+    def bishops(self) -> int:
+        """The pieces showing their ``x`` (bishop) face, a bitboard."""
+        return self._bishops
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        """The pieces each side still has in hand."""
+        return self._hands
+
     def winning_line(self) -> tuple[int, ...]:
         """The squares of the winning four, or () if nobody has four in a row."""
         if not self._four:
