@@ -39,6 +39,15 @@ from typing import Final
 
 from flipgames.core.errors import IllegalActionError, NotationError
 
+#: A tile square holding no revealed shape (face down).
+FACE_DOWN: Final = -1
+#: ``owners[shape]`` for a shape not yet nullified; otherwise the crediting player.
+UNCLAIMED: Final = -1
+#: ``last`` when the previous turn was not a switch (a flip, a pass, or none yet).
+NO_SWITCH: Final = -1
+#: A round result meaning the round was drawn (otherwise the winning player).
+DRAWN: Final = -1
+
 #: Shape names in order; a game with ``k`` shapes uses the first ``k``.
 SHAPE_NAMES: Final = (
     "heart",
