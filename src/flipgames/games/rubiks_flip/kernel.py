@@ -30,8 +30,8 @@ from numba import njit
 
 from flipgames.core.game import TERMINAL
 from flipgames.core.kernel import PlayoutBatch
+from flipgames.games.rubiks_flip.board import LINES
 from flipgames.games.rubiks_flip.notation import FLAP_TARGET, PLACEMENTS
-from flipgames.games.rubiks_flip.rules import LINES, RubiksFlipState
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -541,6 +541,8 @@ class RubiksFlipKernel:
 
 def pack(state: State) -> tuple[int, int, int]:
     """The three boards of a reference Rubik's Flip state."""
-    if not isinstance(state, RubiksFlipState):
+    if state.game.name != "rubiks-flip":
         raise TypeError(f"a Rubik's Flip kernel needs a Rubik's Flip state, not {state!r}")
-    return state.key()
+    key = state.key()
+    assert isinstance(key, tuple)
+    return key
