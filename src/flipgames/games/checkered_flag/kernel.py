@@ -7,7 +7,7 @@ distance 1, gear 0, gear 1)`` packed into one 64-bit integer:
 =======  ==================================================================================
 bits     field
 =======  ==================================================================================
-0-1      phase (``START``, ``CHOOSE``, ``SPIN``, ``OVER`` as in :mod:`.rules`)
+0-1      phase (``START``, ``CHOOSE``, ``SPIN``, ``OVER`` as in :mod:`.notation`)
 2        mover (the winner once over)
 3-5      player 0's gear circle, 6-8 player 1's (the notation's codes: N 0, 1-3, C2 4, C3 5)
 9-32     player 0's distance, 33-56 player 1's
@@ -42,8 +42,7 @@ from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
 from flipgames.core.sampling import uniform, weighted
-from flipgames.games.checkered_flag.notation import C2, N
-from flipgames.games.checkered_flag.rules import CHOOSE, OVER, SPIN, START
+from flipgames.games.checkered_flag.notation import C2, CHOOSE, OVER, SPIN, START, N
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
