@@ -38,6 +38,7 @@ from functools import cache
 from typing import Final
 
 from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.grid import grid
 
 #: A tile square holding no revealed shape (face down).
 FACE_DOWN: Final = -1
@@ -72,8 +73,7 @@ def square_name(square: int, size: int) -> str:
     >>> square_name(0, 3), square_name(4, 3), square_name(15, 4)
     ('a1', 'b2', 'd4')
     """
-    rank, file = divmod(square, size)
-    return f"{chr(ord('a') + file)}{rank + 1}"
+    return grid(size).name(square)
 
 
 def orthogonal_pairs(size: int) -> tuple[tuple[int, int], ...]:

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
+from flipgames.core.grid import grid
 from flipgames.core.jit import (
     FILTER_WORDS,
     below,
@@ -91,11 +92,9 @@ class Geometry:
         for sq in range(area):
             for face, steps in enumerate(directions):
                 for d, (df, dr) in enumerate(steps):
-                    file, rank, k = sq % size + df, sq // size + dr, 0
-                    while 0 <= file < size and 0 <= rank < size:
-                        rays[sq, face, d, k] = rank * size + file
-                        file, rank, k = file + df, rank + dr, k + 1
-                    lengths[sq, face, d] = k
+                    ray = grid(size).ray(sq, df, dr)
+                    rays[sq, face, d, : len(ray)] = ray
+                    lengths[sq, face, d] = len(ray)
         middle = size // 2
         return cls(size, area, rays, lengths, (middle, area - size + middle))
 

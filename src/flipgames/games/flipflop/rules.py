@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.core.grid import grid
 from flipgames.games.flipflop import heuristics
 from flipgames.games.flipflop.notation import (
     BISHOP,
@@ -74,17 +75,9 @@ def _subsets(mask: int) -> Iterator[int]:
             return
 
 
-def _rays(size: int, square: int, directions: tuple[tuple[int, int], ...]) -> list[list[int]]:
+def _rays(size: int, square: int, directions: tuple[tuple[int, int], ...]) -> list[tuple[int, ...]]:
     """The squares along each direction from ``square`` to the edge, nearest first."""
-    rays = []
-    for df, dr in directions:
-        ray = []
-        file, rank = square % size + df, square // size + dr
-        while 0 <= file < size and 0 <= rank < size:
-            ray.append(rank * size + file)
-            file, rank = file + df, rank + dr
-        rays.append(ray)
-    return rays
+    return [grid(size).ray(square, df, dr) for df, dr in directions]
 
 
 def _move_table(size: int, square: int, face: int, goals: int) -> MoveTable:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from flipgames.games.rubiks_flip.notation import NUM_SQUARES, SIZE
+from flipgames.games.rubiks_flip.notation import GRID, NUM_SQUARES, SIZE
 
 FULL: Final = (1 << NUM_SQUARES) - 1
 # Masks that drop bits shifted across the board edge (a shift east must not wrap d -> a).
@@ -52,7 +52,7 @@ def _lines() -> tuple[int, ...]:
         for file in range(SIZE):
             for df, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
                 cells = [(file + i * df, rank + i * dr) for i in range(3)]
-                if all(0 <= f < SIZE and 0 <= r < SIZE for f, r in cells):
+                if all(GRID.in_bounds(f, r) for f, r in cells):
                     lines.append(sum(1 << (f + SIZE * r) for f, r in cells))
     return tuple(lines)
 
