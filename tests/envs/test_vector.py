@@ -18,15 +18,21 @@ from flipgames import make as make_game
 from flipgames.core.game import State
 from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
 
-GAMES = ["flipflop-3x3", "flipflop", "flipfour"]
+GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip"]
+RUBIKS_OPTIONS = [
+    {"flip": "flap"},
+    {"lock": "orthogonal"},
+    {"both": "opponent"},
+    {"flip": "flap", "lock": "orthogonal", "both": "opponent"},
+]
 
 
 class Shadow:
     """The reference state of one environment, with its plies played and whether its
     episode ended at the last step."""
 
-    def __init__(self, game_name: str) -> None:
-        self.game = make_game(game_name)
+    def __init__(self, game_name: str, options: dict[str, object]) -> None:
+        self.game = make_game(game_name, options)
         self.state: State = self.game.new_initial_state()
         self.plies = 0
         self.done = False
@@ -78,11 +84,14 @@ def run(
     seed: int,
     num_envs: int = 6,
     policy: str = "random",
+    options: dict[str, object] | None = None,
 ):
-    envs = make(game_name, num_envs=num_envs, seed=seed, seat=seat, max_plies=max_plies)
+    envs = make(
+        game_name, num_envs=num_envs, seed=seed, seat=seat, max_plies=max_plies, options=options
+    )
     cap = envs.max_plies
     observations, infos = envs.reset()
-    shadows = [Shadow(game_name) for _ in range(envs.num_envs)]
+    shadows = [Shadow(game_name, options or {}) for _ in range(envs.num_envs)]
     for i, shadow in enumerate(shadows):
         assert infos["seat"][i] == (seat if seat is not None else infos["seat"][i])
         # The opponent opens exactly when the agent plays second.
@@ -141,10 +150,19 @@ def test_every_ply_matches_the_reference_with_a_short_cap(game_name, seat):
     assert seen["truncated"] and seen["illegal"] and seen["reset"]
 
 
-@pytest.mark.parametrize(("game_name", "steps"), [("flipflop-3x3", 300), ("flipflop", 150)])
+@pytest.mark.parametrize(
+    ("game_name", "steps"), [("flipflop-3x3", 300), ("flipflop", 150), ("rubiks-flip", 100)]
+)
 def test_full_games_match_the_reference(game_name, steps):
     seen = run(game_name, None, max_plies=None, steps=steps, seed=11)
     assert seen["terminated"] > 10 and seen["reset"]
+
+
+@pytest.mark.parametrize("options", RUBIKS_OPTIONS)
+def test_every_rubiks_flip_option_set_matches_the_reference(options):
+    seen = run("rubiks-flip", None, max_plies=None, steps=60, seed=2, options=options)
+    # Full boards without a locked row are draws: both endings come up.
+    assert seen["terminated"] > 10 and seen["drawn"] and seen["reset"]
 
 
 def first_draw(game_name: str, policy: str, seed: int) -> tuple[int, int]:

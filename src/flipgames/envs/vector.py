@@ -5,8 +5,8 @@
 opponent. One ``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.core.jit_vector`): for every environment the agent's action, the opponent's
 reply, the observation tensor and the legal-action mask, with no Python per environment.
-Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3 and
-FlipFour.
+Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
+FlipFour and Rubik's Flip (every option set).
 
 Everything else is :class:`flipgames.envs.gymnasium.FlipgamesEnv`'s, batched: observations
 ``{"observation": (num_envs, *observation_tensor_shape) float32, "action_mask": (num_envs,
