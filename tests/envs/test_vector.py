@@ -235,6 +235,25 @@ def test_it_is_a_gymnasium_vector_env_with_batched_spaces():
     assert rewards.shape == (5,)
 
 
+def test_gymnasium_make_vec_gives_the_compiled_batch_where_it_can():
+    import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
+
+    envs = gymnasium.make_vec("flipgames/FlipFour-v0", num_envs=3, seat=1)
+    assert isinstance(envs, FlipgamesVectorEnv) and envs.num_envs == 3
+    _, infos = envs.reset(seed=0)
+    assert infos["seat"].tolist() == [1, 1, 1]
+    # Another level, or a game without a batch: Gymnasium's synchronous vector env.
+    for gym_id, kwargs in (
+        ("flipgames/FlipFlop3x3-v0", {"opponent": "easy"}),
+        ("flipgames/FlipSwitch-v0", {}),
+    ):
+        envs = gymnasium.make_vec(gym_id, num_envs=2, **kwargs)
+        assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
+        observations, _ = envs.reset(seed=0)
+        assert observations["action_mask"].shape[0] == 2
+        assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+
+
 def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="opponent='random' only"):
         make("flipflop", 2, opponent="hard")

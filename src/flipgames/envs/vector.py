@@ -176,6 +176,30 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         }
 
 
+def make_vec_env(
+    num_envs: int,
+    game: str,
+    opponent: str = "random",
+    seat: int | None = 0,
+    options: dict[str, object] | None = None,
+    **kwargs: Any,
+) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
+    """``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=...)``'s entry: the compiled batch
+    when the game has one and the opponent is ``random``, else a ``SyncVectorEnv`` of
+    :class:`~flipgames.envs.gymnasium.FlipgamesEnv` (other levels, chance games,
+    ``render_mode``). Both autoreset at the next step."""
+    if opponent == "random" and not kwargs:
+        game_object = make_game(game, options or {})
+        if getattr(game_object.kernel(), "vector", None) is not None:
+            return FlipgamesVectorEnv(game, num_envs, opponent, seat, options)
+    from flipgames.envs.gymnasium import FlipgamesEnv
+
+    def single() -> FlipgamesEnv:
+        return FlipgamesEnv(game, opponent=opponent, seat=seat, options=options, **kwargs)
+
+    return gymnasium.vector.SyncVectorEnv([single] * num_envs)
+
+
 def make(
     game: str,
     num_envs: int,
