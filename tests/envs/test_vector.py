@@ -18,7 +18,7 @@ from flipgames import make as make_game
 from flipgames.core.game import State
 from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
 
-GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip"]
+GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag"]
 RUBIKS_OPTIONS = [
     {"flip": "flap"},
     {"lock": "orthogonal"},
@@ -37,17 +37,31 @@ class Shadow:
         self.plies = 0
         self.done = False
 
-    def start(self, opponent_action: int) -> None:
+    def start(self, replies: np.ndarray, seat: int, cap: int) -> int:
         self.state = self.game.new_initial_state()
         self.plies = 0
         self.done = False
-        if opponent_action >= 0:
-            self.play(opponent_action)
+        return self.reply(replies, seat, cap)
 
     def play(self, action: int) -> None:
         assert action in self.state.legal_actions()
         self.state = self.state.apply(action)
         self.plies += 1
+
+    def reply(self, replies: np.ndarray, seat: int, cap: int) -> int:
+        """Play the batch's reported plies after the agent's (chance outcomes and the
+        opponent's actions), checking they are what the rules call for and that they stop
+        exactly when the agent is to act, the game is over or the cap is reached. Returns
+        the opponent's last action (-1 if it did not act)."""
+        opponent = -1
+        for action in replies[replies >= 0].tolist():
+            assert not self.state.is_terminal() and self.plies < cap
+            assert self.state.current_player != seat
+            if self.state.current_player == 1 - seat:
+                opponent = action
+            self.play(action)
+        assert self.state.is_terminal() or self.plies >= cap or self.state.current_player == seat
+        return opponent
 
 
 def check_row(envs: FlipgamesVectorEnv, observations, infos, shadows: list[Shadow], i: int):
@@ -93,10 +107,10 @@ def run(
     observations, infos = envs.reset()
     shadows = [Shadow(game_name, options or {}) for _ in range(envs.num_envs)]
     for i, shadow in enumerate(shadows):
-        assert infos["seat"][i] == (seat if seat is not None else infos["seat"][i])
-        # The opponent opens exactly when the agent plays second.
-        assert (infos["opponent_action"][i] >= 0) == (infos["seat"][i] == 1)
-        shadow.start(int(infos["opponent_action"][i]))
+        agent = int(infos["seat"][i])
+        assert seat is None or agent == seat
+        opened = shadow.start(infos["replies"][i], agent, cap)
+        assert infos["opponent_action"][i] == opened
         check_row(envs, observations, infos, shadows, i)
     rng = np.random.default_rng(seed)
     seen = {"terminated": 0, "truncated": 0, "illegal": 0, "reset": 0, "drawn": 0}
@@ -105,30 +119,25 @@ def run(
         seats_before = infos["seat"].copy()
         observations, rewards, terminated, truncated, infos = envs.step(actions)
         for i, shadow in enumerate(shadows):
-            reply = int(infos["opponent_action"][i])
+            reply, replies = int(infos["opponent_action"][i]), infos["replies"][i]
+            agent = int(infos["seat"][i])
             if shadow.done:
                 seen["reset"] += 1
                 assert (rewards[i], terminated[i], truncated[i]) == (0.0, False, False)
                 assert not infos["illegal_action"][i]
-                if seat is not None:
-                    assert infos["seat"][i] == seat
-                assert (reply >= 0) == (infos["seat"][i] == 1)
-                shadow.start(reply)
+                assert seat is None or agent == seat
+                assert shadow.start(replies, agent, cap) == reply
             elif int(actions[i]) not in shadow.state.legal_actions():
                 seen["illegal"] += 1
                 assert infos["illegal_action"][i] and infos["_illegal_action"][i]
                 assert (rewards[i], terminated[i], truncated[i]) == (-1.0, True, False)
-                assert reply == -1
+                assert reply == -1 and (replies == -1).all()
                 shadow.done = True
             else:
-                assert infos["seat"][i] == seats_before[i]
+                assert agent == seats_before[i]
                 shadow.play(int(actions[i]))
+                assert shadow.reply(replies, agent, cap) == reply
                 state = shadow.state
-                replies = not state.is_terminal() and shadow.plies < cap
-                assert (reply >= 0) == replies
-                if replies:
-                    shadow.play(reply)
-                state, agent = shadow.state, int(infos["seat"][i])
                 over = state.is_terminal()
                 assert terminated[i] == over
                 assert truncated[i] == (not over and shadow.plies >= cap)
@@ -156,6 +165,15 @@ def test_every_ply_matches_the_reference_with_a_short_cap(game_name, seat):
 def test_full_games_match_the_reference(game_name, steps):
     seen = run(game_name, None, max_plies=None, steps=steps, seed=11)
     assert seen["terminated"] > 10 and seen["reset"]
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"start": "first", "laps": 1}, {"track": "short"}, {"laps": 3}]
+)
+def test_checkered_flag_races_match_the_reference(options):
+    # Chance (the start spin, every spin) is drawn in the kernel and reported in replies.
+    seen = run("checkered-flag", None, max_plies=None, steps=150, seed=4, options=options)
+    assert seen["terminated"] > 5 and seen["reset"]
 
 
 @pytest.mark.parametrize("options", RUBIKS_OPTIONS)

@@ -47,7 +47,7 @@ U64 = npt.NDArray[np.uint64]
 #: history, seen, moves, rng (see the module docstring).
 Arrays = tuple[I64, I64, I64, I64, I64, U64]
 #: What a step writes: observations (flat), masks, rewards, terminated, truncated, the
-#: opponent's actions, illegal.
+#: opponent's last action, illegal, and every ply played after the agent's action.
 Outputs = tuple[
     npt.NDArray[np.float32],
     npt.NDArray[np.int8],
@@ -56,6 +56,7 @@ Outputs = tuple[
     npt.NDArray[np.bool_],
     I64,
     npt.NDArray[np.bool_],
+    I64,
 ]
 
 #: Columns of ``meta``: the side to move, plies played this episode (every player's), the ply
@@ -77,6 +78,28 @@ def seed_batch(seeds: U64) -> U64:
         state = _splitmix64(seeds[e])
         rng[e] = state if state else np.uint64(1)
     return rng
+
+
+@jit
+def clear(out: Outputs, e: int) -> None:
+    """Reset ``e``'s outputs before its step: no reward, no end, no reply."""
+    out[2][e] = 0.0
+    out[3][e] = out[4][e] = out[6][e] = False
+    out[5][e] = -1
+    out[7][e, :] = -1
+
+
+@jit
+def record_reply(out: Outputs, e: int, action: int, opponent: bool) -> None:
+    """Note a ply played in ``e`` after the agent's action: an opponent's action (also its
+    last action) or a chance outcome."""
+    replies = out[7]
+    i = 0
+    while replies[e, i] >= 0:
+        i += 1
+    replies[e, i] = action
+    if opponent:
+        out[5][e] = action
 
 
 @jit
@@ -173,8 +196,9 @@ class EnvBatch(ABC):
     After :meth:`reset` and after every :meth:`step`, the output arrays hold each
     environment's observation (``observations``, flat), mask, reward, ``terminated``,
     ``truncated``, the opponent's reply (``opponent_actions``, -1 if it did not act; at a
-    reset, its first move when the agent has the second seat) and whether the agent's action
-    was illegal.
+    reset, its first move when the agent has the second seat), whether the agent's action
+    was illegal, and ``replies``: every ply played after the agent's action (the opponent's
+    actions and chance outcomes, in order, padded with -1; at most ``max_replies``).
     """
 
     def __init__(
@@ -186,6 +210,7 @@ class EnvBatch(ABC):
         num_actions: int,
         words: int,
         max_moves: int,
+        max_replies: int = 1,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
@@ -210,6 +235,7 @@ class EnvBatch(ABC):
         self.truncated = np.zeros(n, dtype=np.bool_)
         self.opponent_actions = np.full(n, -1, dtype=np.int64)
         self.illegal = np.zeros(n, dtype=np.bool_)
+        self.replies = np.full((n, max_replies), -1, dtype=np.int64)
 
     @property
     def seats(self) -> I64:
@@ -230,6 +256,7 @@ class EnvBatch(ABC):
             self.truncated,
             self.opponent_actions,
             self.illegal,
+            self.replies,
         )
 
     def reset(self, seeds: U64 | None = None) -> None:

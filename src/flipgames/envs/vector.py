@@ -6,7 +6,9 @@ opponent. One ``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.core.jit_vector`): for every environment the agent's action, the opponent's
 reply, the observation tensor and the legal-action mask, with no Python per environment.
 Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
-FlipFour and Rubik's Flip (every option set).
+FlipFour, Rubik's Flip and Checkered Flag (every option set; Checkered Flag's spins are drawn
+inside the kernel with their exact probabilities from each environment's seeded generator).
+Flip Switch has none yet: ``gymnasium.make_vec`` falls back to a ``SyncVectorEnv`` there.
 
 Everything else is :class:`flipgames.envs.gymnasium.FlipgamesEnv`'s, batched: observations
 ``{"observation": (num_envs, *observation_tensor_shape) float32, "action_mask": (num_envs,
@@ -27,7 +29,9 @@ same games, opponent moves and seats.
 
 ``infos`` holds, per environment, ``seat`` (the agent's player, 0 or 1; ``seat=None`` draws
 it per episode), ``opponent_action`` (the opponent's reply this step, -1 if it did not act;
-at a reset, its opening move when the agent plays second) and ``illegal_action``, each with
+at a reset, its opening move when the agent plays second), ``replies`` (every ply played
+after the agent's action: the opponent's actions and chance outcomes in order, padded with
+-1, so a game can be replayed on the reference engine) and ``illegal_action``, each with
 Gymnasium's ``_key`` mask of the environments that have it.
 
 >>> from flipgames.envs.vector import make
@@ -173,6 +177,8 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
             "_opponent_action": everywhere.copy(),
             "illegal_action": batch.illegal.copy(),
             "_illegal_action": batch.illegal.copy(),
+            "replies": batch.replies.copy(),
+            "_replies": everywhere.copy(),
         }
 
 

@@ -33,8 +33,10 @@ from flipgames.core.jit_vector import (
     Outputs,
     agent_may_play,
     begin_episode,
+    clear,
     draw,
     opponent_to_move,
+    record_reply,
     settle,
     write_bits,
     write_mask,
@@ -94,17 +96,17 @@ def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
 
 
 @jit
-def _reply(s: Arrays, e: int, opponent: I64, tables: Tables, params: I64) -> None:
+def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
     meta, moves, rng = s[1], s[4], s[5]
     while opponent_to_move(meta, e, params[MAX_PLIES]):
         action = moves[e, draw(rng, e, meta[e, NMOVES])]
-        opponent[e] = action
+        record_reply(out, e, action, True)
         _play(s, e, action, tables)
 
 
 @jit
-def _begin(s: Arrays, e: int, opponent: I64, tables: Tables, params: I64) -> None:
+def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
     """A new game in ``e``: the empty board, the agent's seat, the opponent's first action
     when the agent plays second."""
     board, meta, history, seen, _, rng = s
@@ -114,8 +116,7 @@ def _begin(s: Arrays, e: int, opponent: I64, tables: Tables, params: I64) -> Non
     history[e, 0, :] = 0
     meta[e, COUNT] = occurrences(history[e], 0, 0, seen[e])
     _refresh(s, e, tables)
-    opponent[e] = -1
-    _reply(s, e, opponent, tables, params)
+    _reply(s, out, e, tables, params)
 
 
 @jit
@@ -144,29 +145,26 @@ def _observe(s: Arrays, out: Outputs, e: int) -> None:
 @jit
 def _reset_all(s: Arrays, out: Outputs, tables: Tables, params: I64) -> None:
     for e in range(len(s[0])):
-        out[2][e] = 0.0
-        out[3][e] = out[4][e] = out[6][e] = False
-        _begin(s, e, out[5], tables, params)
+        clear(out, e)
+        _begin(s, out, e, tables, params)
         _observe(s, out, e)
 
 
 @jit
 def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64) -> None:
     meta = s[1]
-    rewards, terminated, truncated, opponent, illegal = out[2], out[3], out[4], out[5], out[6]
+    rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
     for e in range(len(actions)):
-        rewards[e] = 0.0
-        terminated[e] = truncated[e] = illegal[e] = False
-        opponent[e] = -1
+        clear(out, e)
         if meta[e, DONE]:  # next-step autoreset: the action is ignored
-            _begin(s, e, opponent, tables, params)
+            _begin(s, out, e, tables, params)
         elif not agent_may_play(meta, s[4], e, actions[e]):
             rewards[e] = -1.0
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
         else:
             _play(s, e, actions[e], tables)
-            _reply(s, e, opponent, tables, params)
+            _reply(s, out, e, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
         _observe(s, out, e)
 
