@@ -240,6 +240,17 @@ def test_environment_i_is_seeded_with_seed_plus_i():
         np.testing.assert_array_equal(observations["observation"][2], alone["observation"][0])
 
 
+def test_reset_without_a_seed_continues_and_a_list_seeds_each_environment():
+    envs = make("flipfour", num_envs=2, seat=None)
+    first, _ = envs.reset(seed=np.int64(5))
+    again, _ = envs.reset(seed=[5, 6])
+    np.testing.assert_array_equal(again["observation"], first["observation"])
+    # Seats and openings are drawn afresh at each unseeded reset: the generators go on.
+    resets = [envs.reset()[1] for _ in range(6)]
+    draws = {(tuple(i["seat"]), tuple(i["replies"][:, 0])) for i in resets}
+    assert len(draws) > 1
+
+
 def test_it_is_a_gymnasium_vector_env_with_batched_spaces():
     envs = make("flipflop-3x3", num_envs=5, seed=0)
     assert isinstance(envs, gymnasium.vector.VectorEnv)

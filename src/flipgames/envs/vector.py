@@ -22,6 +22,9 @@ Autoreset is Gymnasium's **next-step** mode (``metadata["autoreset_mode"]``): th
 an environment's episode ended (terminated or truncated) starts a new game in it, ignores its
 action and returns the new game's first observation with reward 0 and both flags false.
 
+The batch is always the compiled one (``FLIPGAMES_KERNEL=python`` does not apply: there is
+no reference batch; the tests hold it to the reference engine instead).
+
 Seeding: ``reset(seed=s)`` seeds environment ``i`` with ``s + i`` (a list gives one seed per
 environment); ``reset()`` without a seed continues the generators (or seeds them from
 ``make``'s ``seed``, or from the operating system the first time). The same seeds give the
@@ -92,8 +95,8 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         vector = getattr(kernel, "vector", None)
         if vector is None:
             raise NoVectorKernelError(
-                f"{self.game.name} has no compiled batch; use "
-                "gymnasium.vector.SyncVectorEnv over flipgames.envs.gymnasium instead"
+                f"{self.game.name} has no compiled batch; gymnasium.make_vec("
+                "'flipgames/<Game>-v0', num_envs=...) gives a SyncVectorEnv for it"
             )
         cap = self.game.max_game_length if max_plies is None else max_plies
         if cap < 2:
@@ -127,6 +130,8 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
             seed = self._first_seed
         if seed is None and not self._seeded:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        if isinstance(seed, np.integer):
+            seed = int(seed)
         if seed is not None:
             self.batch.reset(self._seeds(seed))
             self._seeded = True
