@@ -30,16 +30,18 @@ _SQUARE = re.compile(r"([a-z])([0-9]{1,2})")
 class Grid:
     """The squares of an ``size`` x ``size`` board (see the module docstring)."""
 
-    __slots__ = ("area", "index", "names", "size")
+    __slots__ = ("area", "files", "index", "names", "size")
 
     def __init__(self, size: int) -> None:
         if not 1 <= size <= 26:
             raise ValueError(f"a board is 1 to 26 squares wide, not {size}")
         self.size = size
         self.area = size * size
+        #: The file letters, ``a`` first.
+        self.files = "".join(chr(ord("a") + file) for file in range(size))
         #: ``names[square]``: ``a1``, ``b1``, ...
         self.names: tuple[str, ...] = tuple(
-            f"{chr(ord('a') + square % size)}{square // size + 1}" for square in range(self.area)
+            f"{self.files[square % size]}{square // size + 1}" for square in range(self.area)
         )
         #: ``index[name]``: the square of a lower-case name.
         self.index: dict[str, int] = {name: square for square, name in enumerate(self.names)}

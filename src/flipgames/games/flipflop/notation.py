@@ -61,7 +61,7 @@ def square_name(square: int, size: int) -> str:
 
 def _expected(size: int) -> str:
     last = square_name(size * size - 1, size)
-    mid = chr(ord("a") + size // 2)
+    mid = grid(size).files[size // 2]
     return (
         f"expected a move like 'a1-a2', a capture like '{mid}1x{mid}{size}' or the long form "
         f"'R{mid}1x{mid}{size}=B', with squares a1 to {last}"
@@ -115,7 +115,7 @@ def parse_move(text: str, size: int) -> Move:
 
 def notation_help(size: int) -> str:
     """How to write a move, with examples (the terminal's in-game ``help``)."""
-    mid = chr(ord("a") + size // 2)
+    mid = grid(size).files[size // 2]
     return (
         f"Write a move as from-to, e.g. a1-a2, and a capture as fromxto, e.g. {mid}1x{mid}3;\n"
         f"squares a1 to {square_name(size * size - 1, size)}, file letter then rank, in any "

@@ -23,7 +23,6 @@ SIZE: Final = 5
 PIECES_IN_HAND: Final = 4
 NUM_SQUARES: Final = SIZE * SIZE
 ALL_SQUARES: Final = range(NUM_SQUARES)
-FILES: Final = "abcde"
 
 #: Faces of a piece: the rook face (``+``, moves orthogonally) and the bishop face (``x``).
 ROOK: Final = 0
@@ -32,6 +31,7 @@ FACE_LETTERS: Final = "RB"
 FACE_NAMES: Final = ("rook", "bishop")
 
 GRID: Final = grid(SIZE)
+FILES: Final = GRID.files
 SQUARE_NAMES: Final = GRID.names
 SQUARE_INDEX: Final = GRID.index
 

@@ -46,8 +46,8 @@ NO_FLIP: Final = 0
 #: Number of flip parts (the "no flip" part included) for each flip option.
 FLIP_PARTS: Final = {False: 1 + NUM_SQUARES, True: 1 + 4 * NUM_SQUARES}
 
-FILES: Final = "abcd"
 GRID: Final = grid(SIZE)
+FILES: Final = GRID.files
 SQUARE_NAMES: Final = GRID.names
 _SQUARE_INDEX: Final = GRID.index
 
