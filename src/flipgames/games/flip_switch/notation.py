@@ -116,7 +116,7 @@ class ActionLayout:
         self.pass_id = self.switch_base + len(self.pairs)
         self.outcome_base = self.pass_id + 1
         self.num_actions = self.outcome_base + shapes
-        self._square_ids = {name: s for s, name in enumerate(self.squares)}
+        self._square_ids = grid(size).index
         self._pair_ids = {pair: p for p, pair in enumerate(self.pairs)}
 
     def to_string(self, action: int) -> str:
