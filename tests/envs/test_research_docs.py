@@ -13,7 +13,15 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.DOTALL)
 
 def test_the_page_has_an_example_per_api():
     text = "\n".join(EXAMPLES)
-    for api in ("observation_tensor", "gymnasium.make", "pettingzoo", "pyspiel", "engine"):
+    apis = (
+        "observation_tensor",
+        "gymnasium.make",
+        "pettingzoo",
+        "pyspiel",
+        "engine",
+        "envs.vector",
+    )
+    for api in apis:
         assert api in text, api
 
 
@@ -28,5 +36,9 @@ def test_example_runs(index, capsys):
         assert namespace["win_rate"] >= 0.75
     if "final" in namespace:
         assert sorted(namespace["final"].values()) == [-1.0, 1.0]  # type: ignore[attr-defined]
+    if "outcomes" in namespace:
+        # The vectorised example plays at least the games it asks for, each won, drawn or lost.
+        outcomes = namespace["outcomes"]
+        assert len(outcomes) >= 10_000 and set(outcomes) <= {-1.0, 0.0, 1.0}  # type: ignore[arg-type]
     if "engine" in namespace:
         assert out.startswith("bestmove ")

@@ -26,6 +26,10 @@ game that reaches its length cap is truncated.
 >>> observation, info = env.reset(seed=3)
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
 ((8, 3, 3), 4)
+
+``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=N, ...)`` gives the compiled
+:mod:`flipgames.envs.vector` batch where the game has one and the opponent is ``random``, and
+a ``SyncVectorEnv`` of these environments otherwise.
 """
 
 from __future__ import annotations
@@ -156,6 +160,7 @@ def _register() -> None:
             gymnasium.register(
                 id=gym_id,
                 entry_point="flipgames.envs.gymnasium:FlipgamesEnv",
+                vector_entry_point="flipgames.envs.vector:make_vec_env",
                 kwargs={"game": name},
             )
 

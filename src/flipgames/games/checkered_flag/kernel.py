@@ -7,7 +7,7 @@ distance 1, gear 0, gear 1)`` packed into one 64-bit integer:
 =======  ==================================================================================
 bits     field
 =======  ==================================================================================
-0-1      phase (``START``, ``CHOOSE``, ``SPIN``, ``OVER`` as in :mod:`.rules`)
+0-1      phase (``START``, ``CHOOSE``, ``SPIN``, ``OVER`` as in :mod:`.notation`)
 2        mover (the winner once over)
 3-5      player 0's gear circle, 6-8 player 1's (the notation's codes: N 0, 1-3, C2 4, C3 5)
 9-32     player 0's distance, 33-56 player 1's
@@ -42,12 +42,12 @@ from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
 from flipgames.core.sampling import uniform, weighted
-from flipgames.games.checkered_flag.notation import C2, N
-from flipgames.games.checkered_flag.rules import CHOOSE, OVER, SPIN, START
+from flipgames.games.checkered_flag.notation import C2, CHOOSE, OVER, SPIN, START, N
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
+    from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
 
 MOVER_SHIFT: Final = 2
 GEAR_SHIFT: Final = 3
@@ -134,17 +134,37 @@ def step(
     no_passing_at: npt.NDArray[np.bool_],
     goal: int,
 ) -> int:
-    """The key after a legal ``action`` (the reference's ``_apply`` and ``_drive``)."""
-    phase, mover, d0, d1, g0, g1 = unpack(key)
+    """The key after a legal ``action`` (a finished race keyed by its winner alone)."""
+    phase, mover, d0, d1, g0, g1 = advance(
+        unpack(key), action, moves, start_first, crash_at, no_passing_at, goal
+    )
+    if phase == OVER:
+        return pack(OVER, mover, 0, 0, 0, 0)
+    return pack(phase, mover, d0, d1, g0, g1)
+
+
+@njit(cache=True)
+def advance(
+    position: tuple[int, int, int, int, int, int],
+    action: int,
+    moves: npt.NDArray[np.int64],
+    start_first: npt.NDArray[np.int64],
+    crash_at: npt.NDArray[np.bool_],
+    no_passing_at: npt.NDArray[np.bool_],
+    goal: int,
+) -> tuple[int, int, int, int, int, int]:
+    """The reference's ``(phase, mover, d0, d1, g0, g1)`` after a legal ``action`` (its
+    ``_apply`` and ``_drive``; a finished race keeps the cars where they ended)."""
+    phase, mover, d0, d1, g0, g1 = position
     if phase == START:
-        return pack(CHOOSE, start_first[action], d0, d1, g0, g1)
+        return CHOOSE, start_first[action], d0, d1, g0, g1
     if phase == CHOOSE:
         spin = 1 <= action <= 3
         next_phase = SPIN if spin else CHOOSE
         next_mover = mover if spin else 1 - mover
         if mover == 0:
-            return pack(next_phase, next_mover, d0, d1, action, g1)
-        return pack(next_phase, next_mover, d0, d1, g0, action)
+            return next_phase, next_mover, d0, d1, action, g1
+        return next_phase, next_mover, d0, d1, g0, action
     length = crash_at.shape[0]
     count = moves[action]
     mine = d0 if mover == 0 else d1
@@ -159,13 +179,14 @@ def step(
         if ahead < count:
             target = mine + ahead - 1
             blocked = True
-    if target >= goal:
-        return pack(OVER, mover, 0, 0, 0, 0)
-    if not blocked and gear >= 2 and crash_at[target % length]:
-        gear += 2
+    next_phase, next_mover = OVER, mover
+    if target < goal:
+        next_phase, next_mover = CHOOSE, 1 - mover
+        if not blocked and gear >= 2 and crash_at[target % length]:
+            gear += 2
     if mover == 0:
-        return pack(CHOOSE, 1, target, d1, gear, g1)
-    return pack(CHOOSE, 0, d0, target, g0, gear)
+        return next_phase, next_mover, target, d1, gear, g1
+    return next_phase, next_mover, d0, target, g0, gear
 
 
 @njit(cache=True)
@@ -289,6 +310,13 @@ class CheckeredFlagKernel:
         self.no_passing_at = np.array(game.no_passing_at, np.bool_)
         self.goal = game.goal
         self.root = self.encode(game.new_initial_state())
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> CheckeredFlagBatch:
+        """``num_envs`` races of one seat against a random opponent, chance drawn inside,
+        stepped together in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
+
+        return CheckeredFlagBatch(self, self.game.num_distinct_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         return self.traced_playouts(n, seed, max_plies, traced=0)[0]

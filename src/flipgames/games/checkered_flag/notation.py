@@ -37,6 +37,13 @@ from typing import Final, NamedTuple
 from flipgames.core.errors import IllegalActionError, NotationError
 from flipgames.games.checkered_flag.tracks import Spinners
 
+#: Phases of a position, as stored in the state (see :mod:`.rules`): the start spin, a gear
+#: choice, a spin in the chosen gear (both chance), and the race over.
+START: Final = 0
+CHOOSE: Final = 1
+SPIN: Final = 2
+OVER: Final = 3
+
 # Gear circle codes, as stored in the state. Codes 0-4 double as the ids of the actions that
 # move the marker to that circle.
 N: Final = 0

@@ -30,8 +30,12 @@ from flipgames.core.options import Option
 from flipgames.games.checkered_flag import heuristics
 from flipgames.games.checkered_flag.notation import (
     C2,
+    CHOOSE,
     GEAR_ACTIONS,
     GEAR_NAMES,
+    OVER,
+    SPIN,
+    START,
     ActionLayout,
     N,
     Token,
@@ -52,10 +56,6 @@ if TYPE_CHECKING:
 
     from flipgames.core.kernel import Kernel
 
-START: Final = 0
-CHOOSE: Final = 1
-SPIN: Final = 2
-OVER: Final = 3
 _PHASES: Final = ("start-spin", "choose-gear", "spin", "over")
 
 #: Legal gear actions by the marker's circle: shift one circle at a time, never back to N, and

@@ -24,10 +24,12 @@ counts of unrevealed shapes that every player sees.
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-# rules imports this module for State.evaluate, so names in it are read at call time.
-from flipgames.games.flip_switch import rules
+from flipgames.games.flip_switch.notation import FACE_DOWN, UNCLAIMED
+
+if TYPE_CHECKING:
+    from flipgames.games.flip_switch.rules import FlipSwitchState
 
 #: Weight of one credited shape, of the acting player's scoring chance, of one round won.
 SHAPE: Final = 1.0
@@ -35,23 +37,17 @@ CHANCE: Final = 0.6
 ROUND: Final = 1.5
 
 
-def _completes(
-    state: rules.FlipSwitchState, tiles: tuple[int, ...] | list[int], square: int
-) -> bool:
+def _completes(state: FlipSwitchState, tiles: tuple[int, ...] | list[int], square: int) -> bool:
     """True if a line through ``square`` shows three tiles of one unclaimed shape."""
-    owners = state._owners
+    owners = state.owners
     for a, b, c in state.game.lines[square]:
         shape = tiles[a]
-        if (
-            shape != rules.FACE_DOWN
-            and shape == tiles[b] == tiles[c]
-            and owners[shape] == rules.UNCLAIMED
-        ):
+        if shape != FACE_DOWN and shape == tiles[b] == tiles[c] and owners[shape] == UNCLAIMED:
             return True
     return False
 
 
-def flip_chance(state: rules.FlipSwitchState, square: int) -> float:
+def flip_chance(state: FlipSwitchState, square: int) -> float:
     """The probability that flipping the face-down ``square`` completes an unclaimed line.
 
     >>> from flipgames import make
@@ -59,8 +55,8 @@ def flip_chance(state: rules.FlipSwitchState, square: int) -> float:
     >>> flip_chance(state, 2), flip_chance(state, 4)  # c1 completes a1 b1; b2 does not
     (0.14285714285714285, 0.0)
     """
-    tiles = list(state._tiles)
-    remaining = state._unrevealed()
+    tiles = list(state.tiles)
+    remaining = state.unrevealed()
     hidden = sum(remaining)
     chance = 0.0
     for shape, left in enumerate(remaining):
@@ -71,7 +67,7 @@ def flip_chance(state: rules.FlipSwitchState, square: int) -> float:
     return chance
 
 
-def switch_scores(state: rules.FlipSwitchState) -> bool:
+def switch_scores(state: FlipSwitchState) -> bool:
     """True if some legal switch of the player to move completes an unclaimed line.
 
     >>> from flipgames import make
@@ -79,16 +75,15 @@ def switch_scores(state: rules.FlipSwitchState) -> bool:
     >>> switch_scores(make("flip-switch").state_from_actions(moves))  # c1-c2: a1 b1 c1 hearts
     True
     """
-    tiles = list(state._tiles)
-    owners = state._owners
+    tiles = list(state.tiles)
+    owners = state.owners
     for pair, (i, j) in enumerate(state.game.layout.pairs):
         a, b = tiles[i], tiles[j]
         if (
-            a == rules.FACE_DOWN
-            or b == rules.FACE_DOWN
+            FACE_DOWN in (a, b)
             or a == b
-            or (owners[a] != rules.UNCLAIMED and owners[b] != rules.UNCLAIMED)
-            or pair == state._last
+            or (owners[a] != UNCLAIMED and owners[b] != UNCLAIMED)
+            or pair == state.last
         ):
             continue
         tiles[i], tiles[j] = b, a
@@ -99,17 +94,17 @@ def switch_scores(state: rules.FlipSwitchState) -> bool:
     return False
 
 
-def scoring_chance(state: rules.FlipSwitchState) -> float:
+def scoring_chance(state: FlipSwitchState) -> float:
     """The acting player's chance to be credited a shape with this action (see above)."""
-    if state._pending >= 0:
-        return flip_chance(state, state._pending)
+    if state.pending >= 0:
+        return flip_chance(state, state.pending)
     if switch_scores(state):
         return 1.0
-    hidden = [s for s, t in enumerate(state._tiles) if t == rules.FACE_DOWN]
+    hidden = [s for s, t in enumerate(state.tiles) if t == FACE_DOWN]
     return max((flip_chance(state, s) for s in hidden), default=0.0)
 
 
-def evaluate(state: rules.FlipSwitchState, player: int) -> float:
+def evaluate(state: FlipSwitchState, player: int) -> float:
     """Estimate ``state.returns()[player]`` in (-1, 1); the true return once the match is over.
 
     >>> from flipgames import make
@@ -120,10 +115,10 @@ def evaluate(state: rules.FlipSwitchState, player: int) -> float:
     """
     if state.is_terminal():
         return float(state.returns()[player])
-    owners = state._owners
+    owners = state.owners
     credited = owners.count(player) - owners.count(1 - player)
     chance = scoring_chance(state)
-    acting = state._mover
-    rounds = state._results.count(player) - state._results.count(1 - player)
+    acting = state.mover
+    rounds = state.results.count(player) - state.results.count(1 - player)
     score = SHAPE * credited + CHANCE * (chance if acting == player else -chance)
     return math.tanh(score + ROUND * rounds)

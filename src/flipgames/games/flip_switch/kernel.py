@@ -52,8 +52,7 @@ from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
 from flipgames.core.sampling import uniform, weighted
-from flipgames.games.flip_switch.notation import orthogonal_pairs
-from flipgames.games.flip_switch.rules import FACE_DOWN, NO_SWITCH, UNCLAIMED, lines_through
+from flipgames.games.flip_switch.notation import FACE_DOWN, NO_SWITCH, UNCLAIMED, orthogonal_pairs
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -472,7 +471,7 @@ class FlipSwitchKernel:
     def __init__(self, game: FlipSwitch) -> None:
         self.game = game
         self.name = game.name
-        table = lines_through(SIZE, game.options["lines"] == "edges")
+        table = game.lines
         width = max(len(through) for through in table)
         self.lines = np.full((SQUARES, width, 3), -1, np.int64)
         for square, through in enumerate(table):
@@ -509,16 +508,16 @@ class FlipSwitchKernel:
             r = fs.returns()[0]
             return (1 if r > 0 else 2 if r < 0 else OVER_DRAWN) << OVER_SHIFT
         key = 0
-        for s, t in enumerate(fs._tiles):
+        for s, t in enumerate(fs.tiles):
             key |= (0 if t == FACE_DOWN else t + 1) << (2 * s)
-        for k, o in enumerate(fs._owners):
+        for k, o in enumerate(fs.owners):
             key |= (0 if o == UNCLAIMED else o + 1) << (OWNERS_SHIFT + 2 * k)
-        last = 0 if fs._last == NO_SWITCH else fs._last + 1
+        last = 0 if fs.last == NO_SWITCH else fs.last + 1
         return (
             key
             | (last << LAST_SHIFT)
-            | (fs._mover << MOVER_SHIFT)
-            | ((fs._pending + 1) << FLIP_SHIFT)
+            | (fs.mover << MOVER_SHIFT)
+            | ((fs.pending + 1) << FLIP_SHIFT)
         )
 
     def encode(self, state: State) -> int:

@@ -38,6 +38,16 @@ from functools import cache
 from typing import Final
 
 from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.grid import grid
+
+#: A tile square holding no revealed shape (face down).
+FACE_DOWN: Final = -1
+#: ``owners[shape]`` for a shape not yet nullified; otherwise the crediting player.
+UNCLAIMED: Final = -1
+#: ``last`` when the previous turn was not a switch (a flip, a pass, or none yet).
+NO_SWITCH: Final = -1
+#: A round result meaning the round was drawn (otherwise the winning player).
+DRAWN: Final = -1
 
 #: Shape names in order; a game with ``k`` shapes uses the first ``k``.
 SHAPE_NAMES: Final = (
@@ -63,8 +73,7 @@ def square_name(square: int, size: int) -> str:
     >>> square_name(0, 3), square_name(4, 3), square_name(15, 4)
     ('a1', 'b2', 'd4')
     """
-    rank, file = divmod(square, size)
-    return f"{chr(ord('a') + file)}{rank + 1}"
+    return grid(size).name(square)
 
 
 def orthogonal_pairs(size: int) -> tuple[tuple[int, int], ...]:
@@ -107,7 +116,7 @@ class ActionLayout:
         self.pass_id = self.switch_base + len(self.pairs)
         self.outcome_base = self.pass_id + 1
         self.num_actions = self.outcome_base + shapes
-        self._square_ids = {name: s for s, name in enumerate(self.squares)}
+        self._square_ids = grid(size).index
         self._pair_ids = {pair: p for p, pair in enumerate(self.pairs)}
 
     def to_string(self, action: int) -> str:

@@ -29,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from flipgames.core.grid import grid
+
 #: Per shape (in SHAPE_NAMES order): the glyph face up, and hollow once nullified.
 GLYPHS: Final = "♥■★●▲◆✚☾"
 HOLLOW: Final = "♡□☆○△◇✛☽"
@@ -56,7 +58,7 @@ def render_state(
     ``tiles`` holds a shape index per square (rank-major from a1) or -1 for face down;
     ``owners`` the crediting player per nullified shape, -1 for the others.
     """
-    files = "      " + "   ".join(chr(ord("a") + f) for f in range(size))
+    files = "      " + "   ".join(grid(size).files)
 
     def rule(left: str, middle: str, right: str) -> str:
         return "    " + left + middle.join(["───"] * size) + right

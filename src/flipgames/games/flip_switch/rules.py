@@ -31,7 +31,15 @@ from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
 from flipgames.games.flip_switch import heuristics
-from flipgames.games.flip_switch.notation import SHAPE_NAMES, ActionLayout, action_layout
+from flipgames.games.flip_switch.notation import (
+    DRAWN,
+    FACE_DOWN,
+    NO_SWITCH,
+    SHAPE_NAMES,
+    UNCLAIMED,
+    ActionLayout,
+    action_layout,
+)
 from flipgames.games.flip_switch.render import render_state
 
 if TYPE_CHECKING:
@@ -39,15 +47,6 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.kernel import Kernel
-
-#: A tile square holding no revealed shape (face down).
-FACE_DOWN: Final = -1
-#: ``owners[shape]`` for a shape not yet nullified; otherwise the crediting player.
-UNCLAIMED: Final = -1
-#: ``last`` when the previous turn was not a switch (a flip, a pass, or none yet).
-NO_SWITCH: Final = -1
-#: A round result meaning the round was drawn (otherwise the winning player).
-DRAWN: Final = -1
 
 Line = tuple[int, int, int]
 
@@ -334,6 +333,38 @@ class FlipSwitchState(State):
             return TERMINAL
         return CHANCE if self._pending >= 0 else self._mover
 
+    # --- reading the position (what evaluation and the kernel read) -------------------------
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Per square, the revealed shape or FACE_DOWN (a face-down tile has no shape yet)."""
+        return self._tiles
+
+    @property
+    def owners(self) -> tuple[int, ...]:
+        """Per shape, the player credited with it this round, or UNCLAIMED."""
+        return self._owners
+
+    @property
+    def last(self) -> int:
+        """The pair index of the switch made in the preceding turn, or NO_SWITCH."""
+        return self._last
+
+    @property
+    def mover(self) -> int:
+        """The player to move, or at a chance node the player whose flip is being revealed."""
+        return self._mover
+
+    @property
+    def pending(self) -> int:
+        """The square being flipped at a chance node, else -1."""
+        return self._pending
+
+    @property
+    def results(self) -> tuple[int, ...]:
+        """Per finished round, the winner or DRAWN."""
+        return self._results
+
     # --- actions ----------------------------------------------------------------------------
 
     def _legal_actions(self) -> tuple[int, ...]:
@@ -343,7 +374,7 @@ class FlipSwitchState(State):
         tiles = self._tiles
         if self._pending >= 0:
             base = game.layout.outcome_base
-            remaining = self._unrevealed()
+            remaining = self.unrevealed()
             return tuple(base + k for k, left in enumerate(remaining) if left)
         actions = [s for s, shape in enumerate(tiles) if shape == FACE_DOWN]
         owners, last, base = self._owners, self._last, game.layout.switch_base
@@ -361,7 +392,7 @@ class FlipSwitchState(State):
             actions.append(game.layout.pass_id)
         return tuple(actions)
 
-    def _unrevealed(self) -> list[int]:
+    def unrevealed(self) -> list[int]:
         """Per shape, how many of its tiles are still face down."""
         remaining = [self.game.copies] * len(self._owners)
         for shape in self._tiles:
@@ -372,7 +403,7 @@ class FlipSwitchState(State):
     def chance_outcomes(self) -> tuple[tuple[int, Fraction], ...]:
         if self._pending < 0:
             return super().chance_outcomes()
-        remaining = self._unrevealed()
+        remaining = self.unrevealed()
         total = sum(remaining)
         base = self.game.layout.outcome_base
         return tuple((base + k, Fraction(left, total)) for k, left in enumerate(remaining) if left)
@@ -611,7 +642,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "size": size,
             "grid": [names[r * size : (r + 1) * size] for r in range(size)],
             "shapes": list(shapes),
-            "unrevealed": dict(zip(shapes, self._unrevealed(), strict=True)),
+            "unrevealed": dict(zip(shapes, self.unrevealed(), strict=True)),
             "nullified": {shapes[k]: o for k, o in enumerate(self._owners) if o != UNCLAIMED},
             "credited": credited,
             "target": game.target,
@@ -745,7 +776,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             owners=self._owners,
             shapes=layout.shapes,
             pending=self._pending,
-            unrevealed=self._unrevealed(),
+            unrevealed=self.unrevealed(),
             player_names=game.player_names,
             target=game.target,
             banned=(

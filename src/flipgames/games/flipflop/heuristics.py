@@ -83,13 +83,13 @@ def evaluate(state: FlipFlopState, player: int) -> float:
     """
     if state.is_terminal():
         return float(state.returns()[player])
-    sides = (state._white, state._black)
+    sides = (state.white, state.black)
     score = 0.0
     for colour in (0, 1):
         pieces, moves, attackers, guards = side_features(
-            state._board, sides[colour], sides[1 - colour], state._bishops, colour
+            state.board, sides[colour], sides[1 - colour], state.bishops, colour
         )
         value = MATERIAL * pieces + MOBILITY * moves + ATTACKER * attackers + GUARD * guards
         score += value if colour == player else -value
-    score += TEMPO if state._side == player else -TEMPO
+    score += TEMPO if state.side == player else -TEMPO
     return math.tanh(score)

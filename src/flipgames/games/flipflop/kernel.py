@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
+from flipgames.core.grid import grid
 from flipgames.core.jit import (
     FILTER_WORDS,
     below,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.flipflop.rules import FlipFlop
     from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
+    from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
 
 I64 = npt.NDArray[np.int64]
 
@@ -90,11 +92,9 @@ class Geometry:
         for sq in range(area):
             for face, steps in enumerate(directions):
                 for d, (df, dr) in enumerate(steps):
-                    file, rank, k = sq % size + df, sq // size + dr, 0
-                    while 0 <= file < size and 0 <= rank < size:
-                        rays[sq, face, d, k] = rank * size + file
-                        file, rank, k = file + df, rank + dr, k + 1
-                    lengths[sq, face, d] = k
+                    ray = grid(size).ray(sq, df, dr)
+                    rays[sq, face, d, : len(ray)] = ray
+                    lengths[sq, face, d] = len(ray)
         middle = size // 2
         return cls(size, area, rays, lengths, (middle, area - size + middle))
 
@@ -467,6 +467,13 @@ class FlipFlopKernel:
         from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
 
         return FlipFlopSearcher(self)
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFlopBatch:
+        """``num_envs`` environments of one seat against a random opponent, stepped together
+        in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
+
+        return FlipFlopBatch(self, num_envs, seat, max_plies)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""

@@ -26,6 +26,7 @@ import re
 from typing import Final, NamedTuple
 
 from flipgames.core.errors import NotationError
+from flipgames.core.grid import grid
 
 #: Piece faces. A piece shows ``+`` (moves like a rook) or ``x`` (moves like a bishop).
 ROOK: Final = 0
@@ -55,13 +56,12 @@ def square_name(square: int, size: int) -> str:
     >>> square_name(0, 5), square_name(7, 5), square_name(8, 3)
     ('a1', 'c2', 'c3')
     """
-    rank, file = divmod(square, size)
-    return f"{chr(ord('a') + file)}{rank + 1}"
+    return grid(size).name(square)
 
 
 def _expected(size: int) -> str:
     last = square_name(size * size - 1, size)
-    mid = chr(ord("a") + size // 2)
+    mid = grid(size).files[size // 2]
     return (
         f"expected a move like 'a1-a2', a capture like '{mid}1x{mid}{size}' or the long form "
         f"'R{mid}1x{mid}{size}=B', with squares a1 to {last}"
@@ -78,16 +78,7 @@ def parse_square(text: str, size: int) -> int:
     ...
     flipgames.core.errors.NotationError: no square 'd1' on the 3x3 board: squares run a1 to c3
     """
-    match = re.fullmatch(r"([a-z])([0-9]{1,2})", text.lower())
-    if match is not None:
-        file = ord(match[1]) - ord("a")
-        rank = int(match[2]) - 1
-        if 0 <= file < size and 0 <= rank < size:
-            return rank * size + file
-    raise NotationError(
-        f"no square {text!r} on the {size}x{size} board: squares run a1 to "
-        f"{square_name(size * size - 1, size)}"
-    )
+    return grid(size).parse(text)
 
 
 def parse_move(text: str, size: int) -> Move:
@@ -124,7 +115,7 @@ def parse_move(text: str, size: int) -> Move:
 
 def notation_help(size: int) -> str:
     """How to write a move, with examples (the terminal's in-game ``help``)."""
-    mid = chr(ord("a") + size // 2)
+    mid = grid(size).files[size // 2]
     return (
         f"Write a move as from-to, e.g. a1-a2, and a capture as fromxto, e.g. {mid}1x{mid}3;\n"
         f"squares a1 to {square_name(size * size - 1, size)}, file letter then rank, in any "

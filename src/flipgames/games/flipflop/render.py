@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from flipgames.core.grid import grid
 from flipgames.games.flipflop.notation import square_name
 
 DISCS = "○●"
@@ -42,7 +43,7 @@ def draw_board(
     status: Sequence[str],
 ) -> str:
     """Draw a board: ``pieces`` maps squares to (owner, face); ``goals`` are White's, Black's."""
-    files = "    ".join(chr(ord("a") + f) for f in range(size))
+    files = "    ".join(grid(size).files)
     header = f"    {files}"
     rule = "────"
     lines = [header, "  ┌" + "┬".join([rule] * size) + "┐"]

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
+from flipgames.core.grid import grid
 from flipgames.games.flipflop import heuristics
 from flipgames.games.flipflop.notation import (
     BISHOP,
@@ -74,17 +75,9 @@ def _subsets(mask: int) -> Iterator[int]:
             return
 
 
-def _rays(size: int, square: int, directions: tuple[tuple[int, int], ...]) -> list[list[int]]:
+def _rays(size: int, square: int, directions: tuple[tuple[int, int], ...]) -> list[tuple[int, ...]]:
     """The squares along each direction from ``square`` to the edge, nearest first."""
-    rays = []
-    for df, dr in directions:
-        ray = []
-        file, rank = square % size + df, square // size + dr
-        while 0 <= file < size and 0 <= rank < size:
-            ray.append(rank * size + file)
-            file, rank = file + df, rank + dr
-        rays.append(ray)
-    return rays
+    return [grid(size).ray(square, df, dr) for df, dr in directions]
 
 
 def _move_table(size: int, square: int, face: int, goals: int) -> MoveTable:
@@ -254,6 +247,36 @@ class FlipFlopState(State):
     @property
     def current_player(self) -> int:
         return self._side if self.legal_actions() else TERMINAL
+
+    @property
+    def white(self) -> int:
+        """White's pieces, a bitboard (bit ``sq`` for square ``sq``)."""
+        return self._white
+
+    @property
+    def black(self) -> int:
+        """Black's pieces, a bitboard."""
+        return self._black
+
+    @property
+    def bishops(self) -> int:
+        """The pieces showing their ``x`` (bishop) face, a bitboard."""
+        return self._bishops
+
+    @property
+    def side(self) -> int:
+        """The colour to move (or that would move: also set once the game is over)."""
+        return self._side
+
+    @property
+    def board(self) -> Board:
+        """The geometry and move tables of this board size."""
+        return self._board
+
+    @property
+    def quiet(self) -> int:
+        """Plies since the last capture (no earlier position can occur again)."""
+        return self._quiet
 
     @property
     def in_check(self) -> bool:

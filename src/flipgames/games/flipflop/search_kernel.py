@@ -267,8 +267,9 @@ class FlipFlopSearcher:
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` as the root, with the game's positions since the last capture."""
         self.kernel._check_state(state)
-        line: list[FlipFlopState] = [cast("FlipFlopState", state)]
-        for _ in range(line[0]._quiet):
+        root = cast("FlipFlopState", state)
+        line = [root]
+        for _ in range(root.quiet):
             parent = line[-1].parent
             if parent is None:
                 break
@@ -276,9 +277,9 @@ class FlipFlopSearcher:
         line.reverse()
         self.path = np.zeros((len(line) + MAX_PLY + 1, 3), dtype=np.int64)
         for i, s in enumerate(line):
-            self.path[i] = (s._white, s._black, s._bishops)
+            self.path[i] = (s.white, s.black, s.bishops)
         self.root = len(line) - 1
-        self.position = (state._white, state._black, state._bishops, state._side)  # type: ignore[attr-defined]
+        self.position = (root.white, root.black, root.bishops, root.side)
         self.killers[:] = -1
         self.history //= 8  # older cut-offs count less; a new root has other lines
         return list(state.legal_actions())

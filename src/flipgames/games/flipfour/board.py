@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from flipgames.core.grid import grid
+
 SIZE: Final = 5
+#: Pieces each side starts with in hand.
+PIECES_IN_HAND: Final = 4
 NUM_SQUARES: Final = SIZE * SIZE
 ALL_SQUARES: Final = range(NUM_SQUARES)
-FILES: Final = "abcde"
 
 #: Faces of a piece: the rook face (``+``, moves orthogonally) and the bishop face (``x``).
 ROOK: Final = 0
@@ -27,8 +30,10 @@ BISHOP: Final = 1
 FACE_LETTERS: Final = "RB"
 FACE_NAMES: Final = ("rook", "bishop")
 
-SQUARE_NAMES: Final = tuple(f"{FILES[s % SIZE]}{s // SIZE + 1}" for s in range(NUM_SQUARES))
-SQUARE_INDEX: Final = {name: s for s, name in enumerate(SQUARE_NAMES)}
+GRID: Final = grid(SIZE)
+FILES: Final = GRID.files
+SQUARE_NAMES: Final = GRID.names
+SQUARE_INDEX: Final = GRID.index
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -48,20 +53,10 @@ def squares(mask: int) -> list[int]:
     return found
 
 
-def _on_board(file: int, rank: int) -> bool:
-    return 0 <= file < SIZE and 0 <= rank < SIZE
-
-
 def _reach(square: int, directions: tuple[tuple[int, int], ...]) -> int:
     """Every square along ``directions`` from ``square`` to the edge. Pieces leap over
     pieces in FlipFour, so nothing on the board ever shortens these lines."""
-    mask = 0
-    for df, dr in directions:
-        file, rank = square % SIZE + df, square // SIZE + dr
-        while _on_board(file, rank):
-            mask |= 1 << (rank * SIZE + file)
-            file, rank = file + df, rank + dr
-    return mask
+    return sum(1 << s for df, dr in directions for s in GRID.ray(square, df, dr))
 
 
 #: ``REACH[face][square]``: the squares a piece showing ``face`` on ``square`` could move to
@@ -79,7 +74,7 @@ def _windows() -> tuple[int, ...]:
     for start in range(NUM_SQUARES):
         for df, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
             file, rank = start % SIZE, start // SIZE
-            if _on_board(file + 3 * df, rank + 3 * dr):
+            if GRID.in_bounds(file + 3 * df, rank + 3 * dr):
                 found.append(sum(1 << ((rank + i * dr) * SIZE + file + i * df) for i in range(4)))
     return tuple(found)
 

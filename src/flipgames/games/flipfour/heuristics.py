@@ -86,12 +86,12 @@ def evaluate(state: FlipFourState, player: int) -> float:
     """
     if state.is_terminal():
         return float(state.returns()[player])
-    sides = (state._white, state._black)
+    sides = (state.white, state.black)
     score = 0.0
     for colour in (0, 1):
         mine, enemy = sides[colour], sides[1 - colour]
         value = potential(mine, enemy)
-        value += THREAT * threats(mine, enemy, state._bishops, state._hands[colour]).bit_count()
+        value += THREAT * threats(mine, enemy, state.bishops, state.hands[colour]).bit_count()
         score += value if colour == player else -value
-    score += TEMPO if state._player == player else -TEMPO
+    score += TEMPO if state.to_move == player else -TEMPO
     return math.tanh(score)

@@ -27,13 +27,19 @@ import numpy.typing as npt
 
 from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
-from flipgames.games.flipfour.board import NUM_SQUARES, REACH, WINDOWS, WINDOWS_THROUGH
+from flipgames.games.flipfour.board import (
+    NUM_SQUARES,
+    PIECES_IN_HAND,
+    REACH,
+    WINDOWS,
+    WINDOWS_THROUGH,
+)
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
-from flipgames.games.flipfour.rules import PIECES_IN_HAND
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
     from flipgames.games.flipfour.search_kernel import FlipFourSearcher
+    from flipgames.games.flipfour.vector_kernel import FlipFourBatch
 
 I64 = npt.NDArray[np.int64]
 
@@ -326,6 +332,13 @@ class FlipFourKernel:
         from flipgames.games.flipfour.search_kernel import FlipFourSearcher
 
         return FlipFourSearcher(self)
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFourBatch:
+        """``num_envs`` environments of one seat against a random opponent, stepped together
+        in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.flipfour.vector_kernel import FlipFourBatch
+
+        return FlipFourBatch(self.tables, num_envs, seat, max_plies)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""

@@ -36,6 +36,7 @@ from flipgames.games.flipfour.board import (
     FACE_LETTERS,
     FACE_NAMES,
     NUM_SQUARES,
+    PIECES_IN_HAND,
     ROOK,
     SQUARE_NAMES,
     WINDOWS,
@@ -62,7 +63,6 @@ if TYPE_CHECKING:
 
     from flipgames.core.kernel import Kernel
 
-PIECES_IN_HAND: Final = 4
 PLAYER_NAMES: Final = ("White", "Black")
 
 RULES: Final = """\
@@ -420,6 +420,26 @@ class FlipFourState(State):
     def to_move(self) -> int:
         """The side whose turn it is (or would be, once the game is over)."""
         return self._player
+
+    @property
+    def white(self) -> int:
+        """White's pieces on the board, a bitboard (bit ``s`` for square ``s``)."""
+        return self._white
+
+    @property
+    def black(self) -> int:
+        """Black's pieces on the board, a bitboard."""
+        return self._black
+
+    @property
+    def bishops(self) -> int:
+        """The pieces showing their ``x`` (bishop) face, a bitboard."""
+        return self._bishops
+
+    @property
+    def hands(self) -> tuple[int, int]:
+        """The pieces each side still has in hand."""
+        return self._hands
 
     def winning_line(self) -> tuple[int, ...]:
         """The squares of the winning four, or () if nobody has four in a row."""

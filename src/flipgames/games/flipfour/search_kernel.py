@@ -277,16 +277,16 @@ class FlipFourSearcher:
         line = [root]
         while True:
             parent = cast("FlipFourState | None", line[-1].parent)
-            if parent is None or parent._hands != root._hands:
+            if parent is None or parent.hands != root.hands:
                 break
             line.append(parent)
         line.reverse()
         self.path = np.zeros((len(line) + MAX_PLY + 1, 3), dtype=np.int64)
         for i, s in enumerate(line):
-            self.path[i] = (s._white, s._black, s._bishops)
+            self.path[i] = (s.white, s.black, s.bishops)
         self.root = len(line) - 1
-        hand0, hand1 = root._hands
-        self.position = (root._white, root._black, root._bishops, hand0, hand1, root._player)
+        hand0, hand1 = root.hands
+        self.position = (root.white, root.black, root.bishops, hand0, hand1, root.to_move)
         self.killers[:] = -1
         self.history //= 8  # older cut-offs count less; a new root has other lines
         return list(state.legal_actions())

@@ -24,10 +24,12 @@ The difference between the players is squashed into (-1, 1) by ``tanh``.
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-# rules imports this module for State.evaluate, so names in it are read at call time.
-from flipgames.games.rubiks_flip import rules
+from flipgames.games.rubiks_flip.board import FULL, LINES
+
+if TYPE_CHECKING:
+    from flipgames.games.rubiks_flip.rules import RubiksFlipState
 
 #: Value of a live row by the number of the player's tiles in it (0 to 3).
 ROW_WEIGHT: Final = (0.0, 0.03, 0.12, 0.4)
@@ -35,7 +37,7 @@ ROW_WEIGHT: Final = (0.0, 0.03, 0.12, 0.4)
 LOCKED_BONUS: Final = 0.5
 
 
-def live_rows(state: rules.RubiksFlipState, player: int) -> float:
+def live_rows(state: RubiksFlipState, player: int) -> float:
     """The weighted sum of ``player``'s live rows (see the module docstring).
 
     >>> from flipgames import make
@@ -46,15 +48,15 @@ def live_rows(state: rules.RubiksFlipState, player: int) -> float:
     >>> live_rows(state, 0) > live_rows(state, 1) > 0
     True
     """
-    tiles = state._tiles
+    tiles = state.tiles
     mine, theirs = tiles[player], tiles[1 - player]
-    faces = state._faces
+    faces = state.faces
     occupied = mine | theirs
-    empty = rules.FULL ^ occupied
-    locked = occupied & ~state._rules.spread(empty)
-    spread = state._rules.spread
+    empty = FULL ^ occupied
+    locked = state.locked_mask()
+    spread = state.spread
     total = 0.0
-    for line in rules.LINES:
+    for line in LINES:
         own = mine & line
         if not own or theirs & line:
             continue
@@ -68,7 +70,7 @@ def live_rows(state: rules.RubiksFlipState, player: int) -> float:
     return total
 
 
-def evaluate(state: rules.RubiksFlipState, player: int) -> float:
+def evaluate(state: RubiksFlipState, player: int) -> float:
     """Estimate ``state.returns()[player]`` in (-1, 1); the true return once the game is over.
 
     >>> from flipgames import make

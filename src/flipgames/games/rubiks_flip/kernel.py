@@ -30,13 +30,14 @@ from numba import njit
 
 from flipgames.core.game import TERMINAL
 from flipgames.core.kernel import PlayoutBatch
+from flipgames.games.rubiks_flip.board import LINES
 from flipgames.games.rubiks_flip.notation import FLAP_TARGET, PLACEMENTS
-from flipgames.games.rubiks_flip.rules import LINES, RubiksFlipState
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.rubiks_flip.rules import RubiksFlip
     from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
+    from flipgames.games.rubiks_flip.vector_kernel import RubiksFlipBatch
 
 FULL: Final = 0xFFFF
 NOT_FILE_A: Final = 0xEEEE
@@ -453,6 +454,7 @@ class RubiksFlipKernel:
         self.flap = int(game.flap)
         self.king = int(game.options["lock"] == "king")
         self.mover_first = int(game.mover_first)
+        self.num_actions = game.num_distinct_actions
 
     @property
     def flags(self) -> tuple[int, int, int]:
@@ -465,6 +467,13 @@ class RubiksFlipKernel:
         from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
 
         return RubiksFlipSearcher(self)
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> RubiksFlipBatch:
+        """``num_envs`` environments of one seat against a random opponent, stepped together
+        in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.rubiks_flip.vector_kernel import RubiksFlipBatch
+
+        return RubiksFlipBatch(self, self.num_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         returns, lengths, capped = _playouts(n, seed, max_plies, *self.flags)
@@ -541,6 +550,8 @@ class RubiksFlipKernel:
 
 def pack(state: State) -> tuple[int, int, int]:
     """The three boards of a reference Rubik's Flip state."""
-    if not isinstance(state, RubiksFlipState):
+    if state.game.name != "rubiks-flip":
         raise TypeError(f"a Rubik's Flip kernel needs a Rubik's Flip state, not {state!r}")
-    return state.key()
+    key = state.key()
+    assert isinstance(key, tuple)
+    return key

@@ -36,6 +36,7 @@ import re
 from typing import Final, NamedTuple
 
 from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.grid import grid
 
 SIZE: Final = 4
 NUM_SQUARES: Final = SIZE * SIZE
@@ -45,9 +46,10 @@ NO_FLIP: Final = 0
 #: Number of flip parts (the "no flip" part included) for each flip option.
 FLIP_PARTS: Final = {False: 1 + NUM_SQUARES, True: 1 + 4 * NUM_SQUARES}
 
-FILES: Final = "abcd"
-SQUARE_NAMES: Final = tuple(f + str(r + 1) for r in range(SIZE) for f in FILES)
-_SQUARE_INDEX: Final = {name: index for index, name in enumerate(SQUARE_NAMES)}
+GRID: Final = grid(SIZE)
+FILES: Final = GRID.files
+SQUARE_NAMES: Final = GRID.names
+_SQUARE_INDEX: Final = GRID.index
 
 #: Colour letters by player, indexed by face (0 = first face, 1 = second face).
 COLOUR_LETTERS: Final = (("R", "B"), ("Y", "W"))

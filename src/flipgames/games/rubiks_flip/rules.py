@@ -29,6 +29,7 @@ from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
 from flipgames.games.rubiks_flip import heuristics
+from flipgames.games.rubiks_flip.board import FULL, LINES, spread_king, spread_orthogonal
 from flipgames.games.rubiks_flip.notation import (
     COLOUR_LETTERS,
     FLAP_TARGET,
@@ -37,7 +38,6 @@ from flipgames.games.rubiks_flip.notation import (
     NO_FLIP,
     NUM_SQUARES,
     PLACEMENTS,
-    SIZE,
     SQUARE_NAMES,
     decode_flip,
     encode,
@@ -59,51 +59,7 @@ if TYPE_CHECKING:
     from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
 
 TILES_PER_PLAYER: Final = 8
-FULL: Final = (1 << NUM_SQUARES) - 1
-# Masks that drop bits shifted across the board edge (a shift east must not wrap d -> a).
-_NOT_FILE_A: Final = 0xEEEE
-_NOT_FILE_D: Final = 0x7777
 NO_WINNER: Final = -1
-
-
-def spread_king(mask: int) -> int:
-    """``mask`` plus every square a king step away from it (the lock neighbourhood, seed rule).
-
-    >>> SQUARE_NAMES[0], [SQUARE_NAMES[s] for s in range(16) if spread_king(1) >> s & 1]
-    ('a1', ['a1', 'b1', 'a2', 'b2'])
-    """
-    row = mask | ((mask << 1) & _NOT_FILE_A) | ((mask >> 1) & _NOT_FILE_D)
-    return row | ((row << SIZE) & FULL) | (row >> SIZE)
-
-
-def spread_orthogonal(mask: int) -> int:
-    """``mask`` plus every square orthogonally next to it (``lock=orthogonal``).
-
-    >>> [SQUARE_NAMES[s] for s in range(16) if spread_orthogonal(1) >> s & 1]
-    ['a1', 'b1', 'a2']
-    """
-    return (
-        mask
-        | ((mask << 1) & _NOT_FILE_A)
-        | ((mask >> 1) & _NOT_FILE_D)
-        | ((mask << SIZE) & FULL)
-        | (mask >> SIZE)
-    )
-
-
-def _lines() -> tuple[int, ...]:
-    lines = []
-    for rank in range(SIZE):
-        for file in range(SIZE):
-            for df, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)):
-                cells = [(file + i * df, rank + i * dr) for i in range(3)]
-                if all(0 <= f < SIZE and 0 <= r < SIZE for f, r in cells):
-                    lines.append(sum(1 << (f + SIZE * r) for f, r in cells))
-    return tuple(lines)
-
-
-#: Every three consecutive squares in a row, column or diagonal, as bit masks.
-LINES: Final = _lines()
 
 
 def _squares_table(offset: int) -> tuple[tuple[int, ...], ...]:
@@ -313,6 +269,21 @@ class RubiksFlipState(State):
         if player is None:
             return None
         return COLOUR_LETTERS[player][self._faces >> _index(square) & 1]
+
+    @property
+    def tiles(self) -> tuple[int, int]:
+        """Each player's tiles, a 16-bit mask each (bit ``file + 4 * rank``)."""
+        return self._tiles
+
+    @property
+    def faces(self) -> int:
+        """The squares whose tile shows its second face (``B`` / ``W``), a 16-bit mask."""
+        return self._faces
+
+    def spread(self, mask: int) -> int:
+        """``mask`` plus the squares next to it under this game's ``lock`` option (a tile is
+        locked when every square so next to it is occupied)."""
+        return self._rules.spread(mask)
 
     def locked_mask(self) -> int:
         """The squares holding a locked tile, as a 16-bit mask."""

@@ -1,0 +1,96 @@
+"""Environment steps per second: the vectorised env (compiled batch) for 1 to N environments,
+against the single-agent Gymnasium env (reference engine, one Python step per environment).
+
+Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``.
+An env step is one agent action plus the random opponent's reply, observation tensor and
+mask included (and, for the vectorised env, the copies of the batch it returns); only the time
+inside ``step`` counts, not the agent's choice of a uniformly random legal action. Prints the
+machine, its load average and the Python version with every run, since figures mean nothing
+without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import gymnasium
+import numpy as np
+
+import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
+from flipgames.envs.common import env_id
+from flipgames.envs.vector import make
+
+GAMES = ("flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag")
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def vector_rate(game: str, num_envs: int, seconds: float) -> float:
+    """Env steps per second of a batch of ``num_envs`` (after a warm-up step)."""
+    envs = make(game, num_envs, seed=1, seat=None)
+    observations, _ = envs.reset()
+    rng = np.random.default_rng(1)
+    steps, inside = 0, 0.0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        # A uniformly random legal action per environment (any action once it is over).
+        mask = observations["action_mask"]
+        actions = (rng.random(mask.shape, dtype=np.float32) * (mask + 1e-3)).argmax(axis=1)
+        before = time.perf_counter()
+        observations, *_ = envs.step(actions)
+        inside += time.perf_counter() - before
+        steps += num_envs
+    return steps / inside
+
+
+def single_rate(game: str, seconds: float) -> float:
+    """Env steps per second of one ``gymnasium.make`` env (the reference engine)."""
+    env = gymnasium.make(f"flipgames/{env_id(game)}-v0", opponent="random")
+    observation, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    steps, inside = 0, 0.0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        action = rng.choice(np.flatnonzero(observation["action_mask"]))
+        before = time.perf_counter()
+        observation, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            observation, _ = env.reset()
+        inside += time.perf_counter() - before
+        steps += 1
+    return steps / inside
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--envs", nargs="*", type=int, default=[1, 16, 256, 1024])
+    args = parser.parse_args()
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores (shared); load average {load}")
+    print(f"python: {platform.python_implementation()} {platform.python_version()}")
+    columns = "".join(f"{f'{n} envs':>13}" for n in args.envs)
+    print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps/s)")
+    for game in args.games:
+        make(game, 1).reset(seed=0)  # compile or load the batch before timing
+        line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
+        for n in args.envs:
+            line += f"{vector_rate(game, n, args.seconds):>13,.0f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

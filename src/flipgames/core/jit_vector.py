@@ -1,0 +1,290 @@
+"""What every compiled batch of environments shares: per-environment bookkeeping, seeding,
+the end of an episode, and the Python side of a batch (:class:`EnvBatch`).
+
+Only kernel modules import this (it imports numba). A game's vector kernel (e.g.
+:mod:`flipgames.games.flipflop.vector_kernel`) compiles one function that steps every
+environment of a batch in one call: the agent's action, then the built-in opponent's
+uniformly random reply, then the observation tensor and the legal-action mask, each written
+into a row of a preallocated array. Python runs once per batch step, never per environment.
+
+The rules are those of the game's kernel (the same compiled move generator and apply as its
+playouts), so positions, legal actions, repetition draws and results are the reference
+engine's; the vector tests compare every observation with the reference state's
+``observation_tensor`` and ``legal_action_mask``, ply by ply.
+
+Per environment the batch keeps a row of ``meta`` (the columns below), the game's own words in
+a row of ``board``, its legal actions in a row of ``moves``, its positions since the last
+irreversible action in ``history`` (indexed from that action, so it only needs to be as long as
+the longest quiet stretch; :meth:`EnvBatch.step` doubles it when an environment could run out,
+never beyond the length cap) and a generator state in ``rng`` (the :mod:`flipgames.core.jit`
+xorshift64*, seeded per environment).
+
+Episodes end as in :class:`flipgames.envs.gymnasium.FlipgamesEnv`: the game's result (reward
++1, 0, -1 for the agent's seat), an illegal action (reward -1, ``terminated``; the position
+is left as it was), or the length cap (``truncated``). The next step of an ended environment
+resets it and ignores its action (Gymnasium's *next-step* autoreset).
+
+>>> rng = seed_batch(np.array([5, 6, 5], dtype=np.uint64))
+>>> from flipgames.core.jit import seeded
+>>> bool(rng[0] == rng[2] != rng[1]), bool(rng[0] == seeded(5)[0])
+(True, True)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.jit import FILTER_WORDS, _splitmix64, jit
+from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+
+I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
+
+#: A batch's arrays as the compiled functions take them: board words (the game's own), meta,
+#: history, seen, moves, rng (see the module docstring).
+Arrays = tuple[I64, I64, I64, I64, I64, U64]
+#: What a step writes: observations (flat), masks, rewards, terminated, truncated, the
+#: opponent's last action, illegal, and every ply played after the agent's action.
+Outputs = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    I64,
+    npt.NDArray[np.bool_],
+    I64,
+]
+
+#: Columns of ``meta``: the side to move, plies played this episode (every player's), the ply
+#: of the last irreversible action, occurrences of the current position since then, its status
+#: (:data:`~flipgames.core.kernel.ONGOING`...), the agent's seat, whether the episode ended at
+#: the last step (the next step resets it) and how many legal actions ``moves`` holds.
+SIDE, PLY, SINCE, COUNT, STATUS, SEAT, DONE, NMOVES = range(8)
+META = 8
+
+#: ``seat`` of a batch whose agent seat is drawn per episode from the environment's generator.
+RANDOM_SEAT = -1
+
+
+@jit
+def seed_batch(seeds: U64) -> U64:
+    """One generator state per seed, equal to :func:`flipgames.core.jit.seeded`'s."""
+    rng = np.empty(len(seeds), dtype=np.uint64)
+    for e in range(len(seeds)):
+        state = _splitmix64(seeds[e])
+        rng[e] = state if state else np.uint64(1)
+    return rng
+
+
+@jit
+def clear(out: Outputs, e: int) -> None:
+    """Reset ``e``'s outputs before its step: no reward, no end, no reply."""
+    out[2][e] = 0.0
+    out[3][e] = out[4][e] = out[6][e] = False
+    out[5][e] = -1
+    out[7][e, :] = -1
+
+
+@jit
+def record_reply(out: Outputs, e: int, action: int, opponent: bool) -> None:
+    """Note a ply played in ``e`` after the agent's action: an opponent's action (also its
+    last action) or a chance outcome."""
+    replies = out[7]
+    i = 0
+    while replies[e, i] >= 0:
+        i += 1
+    replies[e, i] = action
+    if opponent:
+        out[5][e] = action
+
+
+@jit
+def settle(
+    meta: I64,
+    e: int,
+    max_plies: int,
+    rewards: npt.NDArray[np.float64],
+    terminated: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_],
+) -> None:
+    """Environment ``e`` after its step: the agent's reward when the game is over (by the
+    seat's return), else truncated at the length cap; marks the episode done if either."""
+    status, seat = meta[e, STATUS], meta[e, SEAT]
+    if status != ONGOING:
+        terminated[e] = True
+        if status == FIRST_WINS:
+            rewards[e] = 1.0 if seat == 0 else -1.0
+        elif status == SECOND_WINS:
+            rewards[e] = -1.0 if seat == 0 else 1.0
+        # DRAWN: the reward stays 0.
+    elif meta[e, PLY] >= max_plies:
+        truncated[e] = True
+    meta[e, DONE] = terminated[e] or truncated[e]
+
+
+@jit
+def opponent_to_move(meta: I64, e: int, max_plies: int) -> bool:
+    """True while the built-in opponent should act in ``e``: the game goes on, the cap is not
+    reached and the side to move is not the agent's."""
+    going: bool = meta[e, STATUS] == ONGOING and meta[e, PLY] < max_plies
+    return going and meta[e, SIDE] != meta[e, SEAT]
+
+
+@jit
+def agent_may_play(meta: I64, moves: I64, e: int, action: int) -> bool:
+    """True when ``action`` is among the legal actions of ``e``, whose agent is to move."""
+    if meta[e, STATUS] != ONGOING or meta[e, SIDE] != meta[e, SEAT]:
+        return False
+    for i in range(meta[e, NMOVES]):  # noqa: SIM110 (numba compiles loops, not any(generator))
+        if moves[e, i] == action:
+            return True
+    return False
+
+
+@jit
+def begin_episode(meta: I64, seen: I64, rng: U64, e: int, seat: int) -> None:
+    """Clear ``e``'s bookkeeping for a new game (the caller sets up its position) and give the
+    agent its seat (``seat``, or drawn from the generator for :data:`RANDOM_SEAT`)."""
+    meta[e, :] = 0
+    seen[e, :] = 0
+    meta[e, SEAT] = seat if seat != RANDOM_SEAT else draw(rng, e, 2)
+
+
+@jit
+def draw(rng: U64, e: int, n: int) -> int:
+    """An integer in ``[0, n)`` from ``e``'s generator (as :func:`flipgames.core.jit.below`)."""
+    x = rng[e]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[e] = x
+    high = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+    return int((high * np.uint64(n)) >> np.uint64(32))
+
+
+@jit
+def write_mask(meta: I64, moves: I64, masks: npt.NDArray[np.int8], e: int) -> None:
+    """``e``'s legal-action mask as the single-agent environment shows it: the legal actions
+    while the agent is to move and the game goes on, else all zeros."""
+    masks[e, :] = 0
+    if meta[e, STATUS] == ONGOING and meta[e, SIDE] == meta[e, SEAT]:
+        for i in range(meta[e, NMOVES]):
+            masks[e, moves[e, i]] = 1
+
+
+@jit
+def write_bits(observations: npt.NDArray[np.float32], e: int, offset: int, bits: int) -> None:
+    """One plane of ``observations[e]`` (flat, from ``offset``): 1.0 at every set bit."""
+    while bits:
+        low = bits & -bits
+        square = 0
+        while (low >> square) != 1:
+            square += 1
+        observations[e, offset + square] = 1.0
+        bits ^= low
+
+
+class EnvBatch(ABC):
+    """``num_envs`` games of one seat against a uniformly random opponent, as arrays: the
+    Python side of a game's vector kernel. A subclass sets up its game's words and compiled
+    functions in :meth:`_reset_all` and :meth:`_step_all`.
+
+    After :meth:`reset` and after every :meth:`step`, the output arrays hold each
+    environment's observation (``observations``, flat), mask, reward, ``terminated``,
+    ``truncated``, the opponent's reply (``opponent_actions``, -1 if it did not act; at a
+    reset, its first move when the agent has the second seat), whether the agent's action
+    was illegal, and ``replies``: every ply played after the agent's action (the opponent's
+    actions and chance outcomes, in order, padded with -1; at most ``max_replies``).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        seat: int | None,
+        max_plies: int,
+        planes: int,
+        num_actions: int,
+        words: int,
+        max_moves: int,
+        max_replies: int = 1,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if seat not in (0, 1, None):
+            raise ValueError(f"seat must be 0, 1 or None (drawn per episode), not {seat!r}")
+        if max_plies < 1:
+            raise ValueError(f"max_plies must be at least 1, not {max_plies}")
+        n = num_envs
+        self.num_envs = n
+        self.seat = RANDOM_SEAT if seat is None else seat
+        self.max_plies = max_plies
+        self.board = np.zeros((n, words), dtype=np.int64)
+        self.meta = np.zeros((n, META), dtype=np.int64)
+        self.history = np.zeros((n, min(64, max_plies + 1), 3), dtype=np.int64)
+        self.seen = np.zeros((n, FILTER_WORDS), dtype=np.int64)
+        self.moves = np.zeros((n, max_moves), dtype=np.int64)
+        self.rng = seed_batch(np.zeros(n, dtype=np.uint64))
+        self.observations = np.zeros((n, planes), dtype=np.float32)
+        self.masks = np.zeros((n, num_actions), dtype=np.int8)
+        self.rewards = np.zeros(n, dtype=np.float64)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self.opponent_actions = np.full(n, -1, dtype=np.int64)
+        self.illegal = np.zeros(n, dtype=np.bool_)
+        self.replies = np.full((n, max_replies), -1, dtype=np.int64)
+
+    @property
+    def seats(self) -> I64:
+        """The agent's seat in each environment's current episode."""
+        return self.meta[:, SEAT]
+
+    def arrays(self) -> Arrays:
+        """The state arrays, in the order the compiled functions take them."""
+        return self.board, self.meta, self.history, self.seen, self.moves, self.rng
+
+    def outputs(self) -> Outputs:
+        """The output arrays, in the order the compiled functions take them."""
+        return (
+            self.observations,
+            self.masks,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.opponent_actions,
+            self.illegal,
+            self.replies,
+        )
+
+    def reset(self, seeds: U64 | None = None) -> None:
+        """Start a new episode everywhere, environment ``e``'s generator seeded with
+        ``seeds[e]`` (without seeds, every generator goes on where it was)."""
+        if seeds is not None:
+            if seeds.shape != (self.num_envs,):
+                raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
+            self.rng[:] = seed_batch(seeds.astype(np.uint64))
+        self._reset_all()
+
+    def step(self, actions: I64) -> None:
+        """One step of every environment (``actions[e]`` for environment ``e``)."""
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, got shape {actions.shape}")
+        # A step plays at most two plies (the agent's, the opponent's) per environment.
+        quiet = int((self.meta[:, PLY] - self.meta[:, SINCE]).max()) + 3
+        if quiet > len(self.history[0]):
+            rows = min(max(quiet, 2 * len(self.history[0])), self.max_plies + 1)
+            grown = np.zeros((self.num_envs, rows, 3), dtype=np.int64)
+            grown[:, : len(self.history[0])] = self.history
+            self.history = grown
+        self._step_all(actions.astype(np.int64))
+
+    @abstractmethod
+    def _reset_all(self) -> None:
+        """Start a new episode in every environment (their generators are seeded)."""
+
+    @abstractmethod
+    def _step_all(self, actions: I64) -> None:
+        """Step every environment in the game's compiled batch function."""

@@ -1,0 +1,243 @@
+"""Checkered Flag's compiled batch of environments (any option set), for
+:mod:`flipgames.envs.vector`.
+
+Per environment: the agent's gear choice (checked against the legal actions), then every
+chance outcome (the start spin, each spin, drawn with its exact probability from the
+environment's generator, as :func:`flipgames.core.sampling.weighted` draws them) and the
+opponent's uniformly random choices until the agent is to choose again, then the observation
+vector of :mod:`.tensor` and the legal-action mask, all in machine code over
+:mod:`.kernel`'s ``options`` and ``advance``. Nothing is hidden in Checkered Flag, so the
+outcomes drawn are reported (``replies``). The bookkeeping (seats, episode ends, next-step
+autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+
+>>> import numpy as np
+>>> from flipgames import make
+>>> batch = make("checkered-flag").kernel().vector(2, seat=0, max_plies=1000)
+>>> batch.reset(np.arange(2, dtype=np.uint64))
+>>> batch.masks.sum(axis=1).tolist()  # from N the only choice is 1st gear
+[1, 1]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.jit import jit
+from flipgames.core.jit_vector import (
+    COUNT,
+    DONE,
+    NMOVES,
+    PLY,
+    SEAT,
+    SIDE,
+    SINCE,
+    STATUS,
+    Arrays,
+    EnvBatch,
+    Outputs,
+    agent_may_play,
+    begin_episode,
+    clear,
+    draw,
+    record_reply,
+    settle,
+    write_mask,
+)
+from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.core.sampling import weighted
+from flipgames.games.checkered_flag.kernel import advance, options, pack, unpack
+from flipgames.games.checkered_flag.notation import CHOOSE, OVER
+
+if TYPE_CHECKING:
+    from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel
+
+I64 = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+#: The kernel's tables: outcome ids and weights per spin row, spaces per outcome, who starts
+#: per start outcome, crash and no-passing spaces.
+Tables = tuple[I64, I64, I64, I64, Bools, Bools]
+
+#: Board words per environment: the reference's position ``(phase, mover, distance 0,
+#: distance 1, gear 0, gear 1)``.
+PHASE, MOVER, D0, D1, G0, G1 = range(6)
+#: ``params``: the race's goal (spaces), the seat (or RANDOM_SEAT) and the ply cap.
+GOAL, SEAT_MODE, MAX_PLIES = range(3)
+#: ``SIDE`` at a chance node (the start spin, a spin).
+CHANCE_SIDE = -1
+#: Gear circles (N, 1, 2, 3, C2, C3) and phases, as the observation vector lays them out.
+GEARS, PHASES = 6, 4
+
+
+@jit
+def _position(board: I64, e: int) -> tuple[int, int, int, int, int, int]:
+    return (
+        board[e, PHASE], board[e, MOVER], board[e, D0], board[e, D1], board[e, G0], board[e, G1]
+    )  # fmt: skip
+
+
+@jit
+def _refresh(s: Arrays, e: int, weights: I64, tables: Tables) -> None:
+    """``e``'s legal actions (chance outcomes and their weights at a chance node), the side
+    to act and the status."""
+    board, meta, _, _, moves, _ = s
+    phase, mover = board[e, PHASE], board[e, MOVER]
+    meta[e, SIDE] = mover if phase == CHOOSE else CHANCE_SIDE
+    if phase == OVER:
+        meta[e, STATUS] = FIRST_WINS if mover == 0 else SECOND_WINS
+        meta[e, NMOVES] = 0
+        return
+    meta[e, STATUS] = ONGOING
+    phase, mover, d0, d1, g0, g1 = _position(board, e)
+    key = pack(phase, mover, d0, d1, g0, g1)
+    meta[e, NMOVES] = options(key, tables[0], tables[1], moves[e], weights[e])
+
+
+@jit
+def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, goal: int) -> None:
+    """Apply a legal ``action`` or chance outcome in ``e`` (a race never repeats a position
+    that matters: it is capped by length instead)."""
+    board, meta = s[0], s[1]
+    after = advance(_position(board, e), action, tables[2], tables[3], tables[4], tables[5], goal)
+    for i in range(6):
+        board[e, i] = after[i]
+    meta[e, PLY] += 1
+    meta[e, SINCE] = meta[e, PLY]
+    _refresh(s, e, weights, tables)
+
+
+@jit
+def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64) -> None:
+    """Chance outcomes and the opponent's random choices until the agent is to choose, the
+    race is over or the cap is reached."""
+    meta, moves, rng = s[1], s[4], s[5]
+    while (
+        meta[e, STATUS] == ONGOING
+        and meta[e, PLY] < params[MAX_PLIES]
+        and meta[e, SIDE] != meta[e, SEAT]
+    ):
+        n = meta[e, NMOVES]
+        if meta[e, SIDE] == CHANCE_SIDE:
+            action = moves[e, weighted(rng[e : e + 1], weights[e], n)]
+            record_reply(out, e, action, False)
+        else:
+            action = moves[e, draw(rng, e, n)]
+            record_reply(out, e, action, True)
+        _play(s, e, action, weights, tables, params[GOAL])
+
+
+@jit
+def _begin(
+    s: Arrays, out: Outputs, e: int, start: I64, weights: I64, tables: Tables, params: I64
+) -> None:
+    """A new race in ``e``: the start position, the agent's seat, then chance and the
+    opponent until the agent is to choose."""
+    board, meta, _, seen, _, rng = s
+    begin_episode(meta, seen, rng, e, params[SEAT_MODE])
+    board[e, :] = start
+    meta[e, COUNT] = 1
+    _refresh(s, e, weights, tables)
+    _reply(s, out, e, weights, tables, params)
+
+
+@jit
+def _observe(s: Arrays, out: Outputs, e: int, length: int, params: I64) -> None:
+    """``e``'s observation vector from its agent's seat (the entries of :mod:`.tensor`) and
+    its mask."""
+    board, meta, _, _, moves, _ = s
+    observations, masks = out[0], out[1]
+    seat, goal = meta[e, SEAT], params[GOAL]
+    observations[e, :] = 0.0
+    block = 1 + length + GEARS
+    for slot in range(2):
+        who = seat if slot == 0 else 1 - seat
+        base = slot * block
+        distance = board[e, D0 + who]
+        observations[e, base] = min(distance, goal) / goal
+        observations[e, base + 1 + distance % length] = 1.0
+        observations[e, base + 1 + length + board[e, G0 + who]] = 1.0
+    phase = board[e, PHASE]
+    observations[e, 2 * block + phase] = 1.0
+    if 1 <= phase <= 2 and board[e, MOVER] == seat:  # choosing or spinning
+        observations[e, 2 * block + PHASES] = 1.0
+    write_mask(meta, moves, masks, e)
+
+
+@jit
+def _reset_all(
+    s: Arrays, out: Outputs, start: I64, weights: I64, tables: Tables, params: I64
+) -> None:
+    length = tables[4].shape[0]
+    for e in range(len(s[0])):
+        clear(out, e)
+        _begin(s, out, e, start, weights, tables, params)
+        _observe(s, out, e, length, params)
+
+
+@jit
+def _step_all(
+    s: Arrays,
+    out: Outputs,
+    actions: I64,
+    start: I64,
+    weights: I64,
+    tables: Tables,
+    params: I64,
+) -> None:
+    meta = s[1]
+    rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
+    length = tables[4].shape[0]
+    for e in range(len(actions)):
+        clear(out, e)
+        if meta[e, DONE]:  # next-step autoreset: the action is ignored
+            _begin(s, out, e, start, weights, tables, params)
+        elif not agent_may_play(meta, s[4], e, actions[e]):
+            rewards[e] = -1.0
+            terminated[e] = illegal[e] = True
+            meta[e, DONE] = 1
+        else:
+            _play(s, e, actions[e], weights, tables, params[GOAL])
+            _reply(s, out, e, weights, tables, params)
+            settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
+        _observe(s, out, e, length, params)
+
+
+class CheckeredFlagBatch(EnvBatch):
+    """A batch of Checkered Flag races of one option set; see the module docstring."""
+
+    def __init__(
+        self,
+        kernel: CheckeredFlagKernel,
+        num_actions: int,
+        num_envs: int,
+        seat: int | None,
+        max_plies: int,
+    ) -> None:
+        length = len(kernel.crash_at)
+        width = kernel.outcome_ids.shape[1] + 3
+        # After the agent's choice: its spin, the opponent's choice, the opponent's spin (a
+        # choice that leaves a crash circle has no spin); at a reset the start spin first.
+        super().__init__(
+            num_envs, seat, max_plies, 2 * (1 + length + GEARS) + PHASES + 1, num_actions, 6,
+            width, max_replies=3,
+        )  # fmt: skip
+        self.tables: Tables = (
+            kernel.outcome_ids, kernel.outcome_weights, kernel.moves, kernel.start_first,
+            kernel.crash_at, kernel.no_passing_at,
+        )  # fmt: skip
+        self.start = np.array(unpack(kernel.root), dtype=np.int64)
+        self.weights = np.zeros((num_envs, width), dtype=np.int64)
+        self.params = np.array([kernel.goal, self.seat, max_plies], dtype=np.int64)
+
+    def _reset_all(self) -> None:
+        _reset_all(
+            self.arrays(), self.outputs(), self.start, self.weights, self.tables, self.params
+        )
+
+    def _step_all(self, actions: I64) -> None:
+        _step_all(
+            self.arrays(), self.outputs(), actions, self.start, self.weights, self.tables,
+            self.params,
+        )  # fmt: skip

@@ -1,0 +1,186 @@
+"""FlipFour's compiled batch of environments, for :mod:`flipgames.envs.vector`.
+
+Per environment: the agent's action (checked against the legal actions), the opponent's
+uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
+mask, all in machine code over :mod:`.kernel`'s move generator and apply. The bookkeeping
+(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+
+>>> import numpy as np
+>>> from flipgames import make
+>>> batch = make("flipfour").kernel().vector(2, seat=1, max_plies=5000)
+>>> batch.reset(np.arange(2, dtype=np.uint64))
+>>> batch.masks.sum(axis=1).tolist()  # Black may drop either face on the 24 empty squares
+[48, 48]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from flipgames.core.jit import jit, occurrences
+from flipgames.core.jit_vector import (
+    COUNT,
+    DONE,
+    NMOVES,
+    PLY,
+    SEAT,
+    SIDE,
+    SINCE,
+    STATUS,
+    Arrays,
+    EnvBatch,
+    Outputs,
+    agent_may_play,
+    begin_episode,
+    clear,
+    draw,
+    opponent_to_move,
+    record_reply,
+    settle,
+    write_bits,
+    write_mask,
+)
+from flipgames.core.kernel import ONGOING
+from flipgames.games.flipfour.board import NUM_SQUARES, PIECES_IN_HAND
+from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
+from flipgames.games.flipfour.notation import NUM_ACTIONS
+from flipgames.games.flipfour.tensor import PLANES
+
+I64 = npt.NDArray[np.int64]
+Tables = tuple[I64, I64, I64, I64, I64, I64]
+
+#: Board words per environment: White's pieces, Black's, bishop faces, the pieces in hand of
+#: each side, and whether the last action made four in a row.
+WHITE, BLACK, BISHOPS, HAND0, HAND1, FOUR = range(6)
+#: ``params``: the seat (or RANDOM_SEAT) and the ply cap.
+SEAT_MODE, MAX_PLIES = range(2)
+
+
+@jit
+def _refresh(s: Arrays, e: int, tables: Tables) -> None:
+    """Generate ``e``'s legal actions and set its status (none once four are made)."""
+    board, meta, _, _, moves, _ = s
+    side = meta[e, SIDE]
+    n = 0
+    if not board[e, FOUR]:
+        hand = board[e, HAND1] if side else board[e, HAND0]
+        n = _generate(
+            board[e, WHITE], board[e, BLACK], board[e, BISHOPS], hand, side, tables[0],
+            tables[1], moves[e],
+        )  # fmt: skip
+    meta[e, NMOVES] = n
+    meta[e, STATUS] = _status(board[e, FOUR] != 0, n, meta[e, COUNT], side)
+
+
+@jit
+def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
+    """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
+    (since the last drop)."""
+    board, meta, history, seen, _, _ = s
+    white, black, bishops, hand0, hand1, four = _apply(
+        board[e, WHITE], board[e, BLACK], board[e, BISHOPS], board[e, HAND0], board[e, HAND1],
+        meta[e, SIDE], action, tables[2], tables[3], tables[4], tables[5],
+    )  # fmt: skip
+    board[e, WHITE], board[e, BLACK], board[e, BISHOPS] = white, black, bishops
+    board[e, HAND0], board[e, HAND1], board[e, FOUR] = hand0, hand1, four
+    meta[e, SIDE] ^= 1
+    meta[e, PLY] += 1
+    if action < 2 * NUM_SQUARES:  # a drop: no earlier position can come back
+        meta[e, SINCE] = meta[e, PLY]
+        seen[e, :] = 0
+    quiet = meta[e, PLY] - meta[e, SINCE]
+    history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
+    meta[e, COUNT] = occurrences(history[e], quiet, 0, seen[e])
+    _refresh(s, e, tables)
+
+
+@jit
+def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
+    """The opponent's uniformly random actions while it is to move (recording the last)."""
+    meta, moves, rng = s[1], s[4], s[5]
+    while opponent_to_move(meta, e, params[MAX_PLIES]):
+        action = moves[e, draw(rng, e, meta[e, NMOVES])]
+        record_reply(out, e, action, True)
+        _play(s, e, action, tables)
+
+
+@jit
+def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
+    """A new game in ``e``: the empty board, the agent's seat, the opponent's first action
+    when the agent plays second."""
+    board, meta, history, seen, _, rng = s
+    begin_episode(meta, seen, rng, e, params[SEAT_MODE])
+    board[e, :] = 0
+    board[e, HAND0] = board[e, HAND1] = PIECES_IN_HAND
+    history[e, 0, :] = 0
+    meta[e, COUNT] = occurrences(history[e], 0, 0, seen[e])
+    _refresh(s, e, tables)
+    _reply(s, out, e, tables, params)
+
+
+@jit
+def _observe(s: Arrays, out: Outputs, e: int) -> None:
+    """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
+    its mask."""
+    board, meta, _, _, moves, _ = s
+    observations, masks = out[0], out[1]
+    area, seat = NUM_SQUARES, meta[e, SEAT]
+    observations[e, :] = 0.0
+    bishops = board[e, BISHOPS]
+    mine, theirs = board[e, WHITE + seat], board[e, BLACK - seat]
+    write_bits(observations, e, 0, mine & ~bishops)
+    write_bits(observations, e, area, mine & bishops)
+    write_bits(observations, e, 2 * area, theirs & ~bishops)
+    write_bits(observations, e, 3 * area, theirs & bishops)
+    observations[e, 4 * area : 5 * area] = board[e, HAND0 + seat] / 4.0
+    observations[e, 5 * area : 6 * area] = board[e, HAND1 - seat] / 4.0
+    if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING:
+        observations[e, 6 * area : 7 * area] = 1.0
+    if meta[e, COUNT] >= 2:
+        observations[e, 7 * area : 8 * area] = 1.0
+    write_mask(meta, moves, masks, e)
+
+
+@jit
+def _reset_all(s: Arrays, out: Outputs, tables: Tables, params: I64) -> None:
+    for e in range(len(s[0])):
+        clear(out, e)
+        _begin(s, out, e, tables, params)
+        _observe(s, out, e)
+
+
+@jit
+def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64) -> None:
+    meta = s[1]
+    rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
+    for e in range(len(actions)):
+        clear(out, e)
+        if meta[e, DONE]:  # next-step autoreset: the action is ignored
+            _begin(s, out, e, tables, params)
+        elif not agent_may_play(meta, s[4], e, actions[e]):
+            rewards[e] = -1.0
+            terminated[e] = illegal[e] = True
+            meta[e, DONE] = 1
+        else:
+            _play(s, e, actions[e], tables)
+            _reply(s, out, e, tables, params)
+            settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
+        _observe(s, out, e)
+
+
+class FlipFourBatch(EnvBatch):
+    """A batch of FlipFour environments; see the module docstring."""
+
+    def __init__(self, tables: Tables, num_envs: int, seat: int | None, max_plies: int):
+        super().__init__(
+            num_envs, seat, max_plies, PLANES * NUM_SQUARES, NUM_ACTIONS, 6, MAX_ACTIONS
+        )
+        self.tables = tables
+        self.params = np.array([self.seat, max_plies], dtype=np.int64)
+
+    def _reset_all(self) -> None:
+        _reset_all(self.arrays(), self.outputs(), self.tables, self.params)
+
+    def _step_all(self, actions: I64) -> None:
+        _step_all(self.arrays(), self.outputs(), actions, self.tables, self.params)
