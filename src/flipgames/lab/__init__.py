@@ -1,0 +1,1 @@
+"""The designer's lab: simulate, audit, compare and puzzles for game designers."""
