@@ -20,6 +20,7 @@ from typing import NoReturn
 from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
+from flipgames.cli.audit import add_audit_command
 from flipgames.cli.bench import add_bench_command
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
@@ -375,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
+    add_audit_command(sub, lambda a: _game(a, single_round=True))
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)
     add_engine_command(sub)
