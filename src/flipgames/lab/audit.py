@@ -56,16 +56,15 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
+import numpy.typing as npt
 
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.levels import make_level_agent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from flipgames.core.progress import Progress, silent
-from flipgames.core.registry import make
 from flipgames.solvers import catalog
+from flipgames.solvers.compiled import components
 from flipgames.solvers.graph import enumerable_kernel
 
 #: How a game says it ended because the player to move had nothing to do.
@@ -84,8 +83,7 @@ CANDIDATE_FIXES: Mapping[str, Mapping[str, tuple[Mapping[str, object], ...]]] = 
     "flip-switch": {
         "optimal-cycle": (
             {"must_flip": "yes"},
-            {"switch_limit": 6},
-            {"stalemate": "fewer"},
+            {"must_flip": "yes", "switch_limit": 4},
         ),
     },
 }
@@ -303,7 +301,9 @@ def _percent(x: Fraction) -> str:
     return f"{float(x) * 100:.1f}%"
 
 
-def _value_details(value: Fraction, win: Fraction, draw: Fraction, loss: Fraction) -> dict[str, Any]:
+def _value_details(
+    value: Fraction, win: Fraction, draw: Fraction, loss: Fraction
+) -> dict[str, Any]:
     return {
         "value": str(value),
         "value_float": round(float(value), 6),
@@ -380,21 +380,22 @@ def _no_legal_action(walk: _Walk) -> list[Finding]:
     ]
 
 
-def _matrix(walk: _Walk, keep: list[bool] | None = None) -> csr_matrix:
-    rows = np.repeat(np.arange(walk.nodes), np.diff(np.array(walk.edge_start)))
-    cols = np.array(walk.edge_child, dtype=np.int64)
-    mask = np.ones(len(cols), bool) if keep is None else np.array(keep, bool)
-    data = np.ones(int(mask.sum()), np.int8)
-    return csr_matrix((data, (rows[mask], cols[mask])), shape=(walk.nodes, walk.nodes))
-
-
-def _on_cycles(matrix: csr_matrix) -> np.ndarray:
-    """Per node, whether it lies on a cycle (a strong component of two or more, or a loop)."""
-    _, labels = connected_components(matrix, directed=True, connection="strong")
-    sizes = np.bincount(labels)
-    cyclic = sizes[labels] > 1
-    loops = matrix.diagonal() > 0
-    return np.asarray(cyclic | loops)
+def _on_cycles(walk: _Walk, keep: list[bool]) -> npt.NDArray[np.bool_]:
+    """Per node, whether it lies on a cycle of kept edges (a strong component of two or
+    more, or a loop)."""
+    kept = np.array(keep, bool)
+    children = np.array(walk.edge_child, np.int32)
+    owner = np.repeat(np.arange(walk.nodes), np.diff(np.array(walk.edge_start)))
+    start = np.zeros(walk.nodes + 1, np.int64)
+    np.cumsum(np.bincount(owner[kept], minlength=walk.nodes), out=start[1:])
+    members, bounds = components(start, children[kept])
+    cyclic = np.zeros(walk.nodes, bool)
+    sizes = np.diff(bounds)
+    for i in np.nonzero(sizes > 1)[0]:
+        cyclic[members[bounds[i] : bounds[i + 1]]] = True
+    loops = kept & (owner == children)
+    cyclic[owner[loops]] = True
+    return cyclic
 
 
 def _cycle_from_start(
@@ -403,8 +404,7 @@ def _cycle_from_start(
     """A line from the start along ``keep`` edges into a cycle of ``cycle_keep`` edges (by
     default the same), round it until a position repeats exactly; None when there is none."""
     cycle_keep = keep if cycle_keep is None else cycle_keep
-    matrix = _matrix(walk, cycle_keep)
-    cyclic = _on_cycles(matrix)
+    cyclic = _on_cycles(walk, cycle_keep)
     if not cyclic.any():
         return None
     # Breadth first from the start along kept edges: the nearest node on a cycle.
@@ -451,7 +451,7 @@ def _loop(walk: _Walk, keep: list[bool], start: int) -> list[int]:
     return [start]
 
 
-def _can_force_endless(walk: _Walk, player: int) -> np.ndarray:
+def _can_force_endless(walk: _Walk, player: int) -> npt.NDArray[np.bool_]:
     """Per node, whether ``player`` can keep the game from ever ending (the other player and
     chance choosing against it), repetition rule aside."""
     n = walk.nodes
@@ -482,7 +482,7 @@ def _can_force_endless(walk: _Walk, player: int) -> np.ndarray:
 
 def _endless_play(walk: _Walk) -> list[Finding]:
     everything = [True] * len(walk.edge_child)
-    cyclic = _on_cycles(_matrix(walk))
+    cyclic = _on_cycles(walk, everything)
     if not cyclic.any():
         return []
     findings: list[Finding] = []
@@ -574,17 +574,19 @@ def _never_optimal(walk: _Walk) -> list[Finding]:
 
 
 def _variants(game: Game) -> list[tuple[str, object]]:
-    """Every other value of each choice option that the solvers still finish here."""
+    """Every other value of each choice option that the solvers still finish here (every one
+    when the audited game itself is not listed as solved: the caller asked for exhaustive)."""
+    listed = catalog.is_solved(game)
     found: list[tuple[str, object]] = []
     for option in type(game).option_spec:
         for choice in option.choices or ():
             if choice == game.options[option.name]:
                 continue
             try:
-                variant = make(game.name, {**game.options, option.name: choice})
+                variant = type(game)({**game.options, option.name: choice})
             except FlipgamesError:
                 continue
-            if catalog.is_solved(variant):
+            if catalog.is_solved(variant) or not listed:
                 found.append((option.name, choice))
     return found
 
@@ -593,7 +595,7 @@ def _option_flips(game: Game, walk: _Walk, progress: Progress) -> list[Finding]:
     base = walk.solution.value(walk.root, 0)
     findings = []
     for name, choice in _variants(game):
-        variant = make(game.name, {**game.options, name: choice})
+        variant = type(game)({**game.options, name: choice})
         progress(f"audit: solving {name}={choice}")
         solution = catalog.solve(variant, progress)
         value = solution.value(variant.new_initial_state(), 0)
@@ -638,14 +640,13 @@ def fix_row(
 ) -> Finding:
     """Solve ``game`` with the options ``fix``: value, perfect-play game length (mean over
     seeded games where the solver picks the moves) and a recommendation."""
-    variant = make(game.name, {**game.options, **fix})
+    variant = type(game)({**game.options, **fix})
     label = " ".join(f"{k}={v}" for k, v in fix.items())
     progress(f"audit: solving the candidate fix {label}")
     solution = catalog.solve(variant, progress)
     value = solution.value(variant.new_initial_state(), 0)
     length, decided = perfect_play_length(variant, solution, games=200, seed=1)
-    base = make(game.name, game.options)
-    base_length, base_decided = perfect_play_length(base, catalog.solve(base), games=200, seed=1)
+    base_length, base_decided = perfect_play_length(game, catalog.solve(game), games=200, seed=1)
     closes = decided > base_decided
     advice = (
         "recommended: perfect play no longer always ends in a repetition"
@@ -678,9 +679,7 @@ def fix_row(
     )
 
 
-def perfect_play_length(
-    game: Game, solution: Any, *, games: int, seed: int
-) -> tuple[float, float]:
+def perfect_play_length(game: Game, solution: Any, *, games: int, seed: int) -> tuple[float, float]:
     """Mean plies and share of decided games when both players take a best move (drawn at
     random among the best, seeded) and chance is drawn with its probabilities."""
     rng = random.Random(seed)
@@ -774,7 +773,10 @@ def _sampled(
         progress("audit: sampling games", done=done, total=total)
     for index in range(level_games):
         rng = random.Random(f"{seed}:easy:{index}")
-        agents = [make_level_agent(game, "easy", random.Random(f"{seed}:easy:{index}:{p}")) for p in (0, 1)]
+        agents = [
+            make_level_agent(game, "easy", random.Random(f"{seed}:easy:{index}:{p}"))
+            for p in (0, 1)
+        ]
         _play(game, samples[1], agents, rng)
         done += 1
         progress("audit: sampling games", done=done, total=total)

@@ -40,11 +40,11 @@ def _completes(
 ) -> bool:
     """True if a line through ``square`` shows three tiles of one unclaimed shape."""
     owners = state._owners
-    for a, b, c in state.game.lines[square]:
-        shape = tiles[a]
+    for line in state.game.lines[square]:
+        shape = tiles[line[0]]
         if (
             shape != rules.FACE_DOWN
-            and shape == tiles[b] == tiles[c]
+            and all(tiles[s] == shape for s in line)
             and owners[shape] == rules.UNCLAIMED
         ):
             return True
