@@ -19,6 +19,20 @@ NAMES = ("up", "down", "resign", "jump")
 
 
 class Ladder(Game):
+    """A toy game whose audit findings are derived by hand.
+
+    A counter from 0; the first player moves first. Actions: ``up`` (+1), ``down`` (-1, not
+    from 0), ``resign`` (the mover loses) and, with option ``trap=yes``, ``jump`` from 0 to 4,
+    where the opponent has no legal action and loses. Reaching 3 wins for the mover; the third
+    repetition draws.
+
+    By hand: at 2 ``up`` wins; at 1 ``up`` loses (the opponent wins from 2) and ``down`` goes
+    back to 0, so with ``trap=no`` play goes round 0 and 1 (``up``, ``down``): a draw by
+    repetition. ``resign`` is never among the best moves; no position lacks a legal action;
+    either player can resign, so neither can force endless play. With ``trap=yes`` the first
+    player jumps at once and wins: the option flips the value from 0 to +1.
+    """
+
     name = "ladder"
     title = "Ladder"
     repetition_draws = True
@@ -28,7 +42,7 @@ class Ladder(Game):
         return LadderState(self, 0, 0, resigned=False)
 
     def rules_summary(self) -> str:
-        return __doc__ or ""
+        return Ladder.__doc__ or ""
 
 
 class LadderState(State):

@@ -151,8 +151,7 @@ class FlipSwitch(Game):
             3,
             minimum=3,
             maximum=6,
-            help="tiles in a scoring line (the rulebook: three; at most the board size and "
-            "the copies per shape).",
+            help="tiles in a scoring line (the rulebook: three; at most the board size).",
         ),
         # Candidate fixes for the hole the audit finds (docs/lab/flip-switch.md): with best
         # play every round goes round in switches until the repetition rule draws it.
@@ -184,10 +183,12 @@ class FlipSwitch(Game):
                 f"{shapes} x {copies} = {shapes * copies} tiles; e.g. size=4 shapes=4 copies=4"
             )
         length = int(self.options["line"])
-        if length > size or length > copies:
+        # Within the other options' bounds copies >= size, so a line that fits the board
+        # always has enough tiles of a shape to fill it.
+        if length > size:
             raise OptionError(
                 f"option line={length} does not fit: a line is at most the board size "
-                f"({size}) and the copies per shape ({copies}) long"
+                f"({size}) long"
             )
         self.layout: ActionLayout = action_layout(size, shapes)
         self.copies = copies
