@@ -187,8 +187,7 @@ class FlipSwitch(Game):
         # always has enough tiles of a shape to fill it.
         if length > size:
             raise OptionError(
-                f"option line={length} does not fit: a line is at most the board size "
-                f"({size}) long"
+                f"option line={length} does not fit: a line is at most the board size ({size}) long"
             )
         self.layout: ActionLayout = action_layout(size, shapes)
         self.copies = copies
