@@ -647,14 +647,7 @@ def fix_row(
     value = solution.value(variant.new_initial_state(), 0)
     length, decided = perfect_play_length(variant, solution, games=200, seed=1)
     base_length, base_decided = perfect_play_length(game, catalog.solve(game), games=200, seed=1)
-    closes = decided > base_decided
-    advice = (
-        "recommended: perfect play no longer always ends in a repetition"
-        if closes and abs(value.expected) < Fraction(1, 2)
-        else "closes the hole but hands one player a large edge"
-        if closes
-        else "not recommended: perfect play still ends by repetition"
-    )
+    advice = recommendation(value.expected, decided, base_decided, variant.player_names)
     details = _value_details(value.expected, value.win, value.draw, value.loss)
     details.update(
         {
@@ -677,6 +670,29 @@ def fix_row(
         _optimal_line(variant, solution),
         details,
     )
+
+
+def recommendation(
+    advantage: Fraction, decided: float, base_decided: float, names: tuple[str, ...]
+) -> str:
+    """A one-line verdict on a fix: it must make perfect play decide more rounds than the
+    standard rules, most of them, without handing either player an edge of 1/4 or more.
+
+    >>> names = ("player 1", "player 2")
+    >>> recommendation(Fraction(-1, 2), 0.94, 0.0, names)
+    'closes the hole but hands player 2 a large edge'
+    >>> recommendation(Fraction(1, 10), 0.3, 0.0, names)
+    'partial: perfect play still draws most rounds'
+    >>> recommendation(Fraction(1, 10), 0.8, 0.0, names)
+    'recommended'
+    """
+    if decided <= base_decided:
+        return "not recommended: perfect play is no more decisive"
+    if abs(advantage) >= Fraction(1, 4):
+        return f"closes the hole but hands {names[0 if advantage > 0 else 1]} a large edge"
+    if decided < 0.5:
+        return "partial: perfect play still draws most rounds"
+    return "recommended"
 
 
 def perfect_play_length(game: Game, solution: Any, *, games: int, seed: int) -> tuple[float, float]:
