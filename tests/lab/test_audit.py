@@ -112,8 +112,8 @@ class LadderState(State):
             return NAMES.index(text)
         raise IllegalActionError(f"{text!r} is not legal here")
 
-    def key(self) -> tuple[int, int, bool]:
-        return (self.n, self.player, self.resigned)
+    def key(self) -> tuple[int, int, int]:
+        return (self.n, self.player, int(self.resigned))
 
     def status_text(self) -> str:
         if self.current_player != TERMINAL:
@@ -221,13 +221,28 @@ def test_candidate_fixes_are_solved_and_compared(monkeypatch):
     from flipgames.lab import audit as module
 
     monkeypatch.setitem(module.CANDIDATE_FIXES, "ladder", {"optimal-cycle": ({"trap": "yes"},)})
-    result = audit(Ladder(), method="exhaustive")
+    result = audit(Ladder(), method="exhaustive", fixes=True)
     (fix,) = kinds(result)["candidate-fix"]
     assert fix["fix"] == {"trap": "yes"} and fix["value"] == "1"
     assert fix["decided"] == 1 and fix["standard_decided"] == 0
     assert fix["mean_length"] == 1  # the first player jumps at once
     assert fix["recommendation"] == "closes the hole but hands first player a large edge"
     assert "| trap=yes |" in module.describe(result)
+
+
+def test_an_exhaustive_audit_of_a_game_too_large_stops_with_a_clear_error(monkeypatch):
+    from flipgames.lab import audit as module
+    from flipgames.solvers.solution import SolverError
+
+    monkeypatch.setattr(module, "MAX_POSITIONS", 5)
+    with pytest.raises(SolverError, match="too large to solve here: more than 5 positions"):
+        audit(Ladder({"trap": "yes"}), method="exhaustive")
+    # A stochastic solve takes no budget, so the walk has its own (here with an unbounded
+    # solve standing in for one).
+    solve = module.catalog.solve
+    monkeypatch.setattr(module.catalog, "solve", lambda game, progress, _: solve(game, progress))
+    with pytest.raises(module.AuditError, match="more than 5 positions; use --method sampled"):
+        audit(Ladder({"trap": "yes"}), method="exhaustive")
 
 
 def test_checkered_flag_short_track_exhaustively():

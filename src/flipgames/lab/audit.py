@@ -74,6 +74,10 @@ NO_LEGAL = re.compile(r"no legal (action|move)", re.IGNORECASE)
 RANDOM_GAMES = 400
 LEVEL_GAMES = 20
 
+#: The most positions an exhaustive audit walks (a forced ``--method exhaustive`` on a game
+#: too large stops there with a clear error rather than filling the memory).
+MAX_POSITIONS = catalog.DEFAULT_MAX_POSITIONS
+
 #: The longest optimal line an example shows (it stops earlier at the end or a repetition).
 MAX_LINE = 120
 
@@ -131,7 +135,7 @@ def audit(
     seed: int = 1,
     random_games: int = RANDOM_GAMES,
     level_games: int = LEVEL_GAMES,
-    fixes: bool = True,
+    fixes: bool = False,
     progress: Progress = silent,
 ) -> Audit:
     """Audit ``game``: ``method`` ``"auto"`` (exhaustive where the game is solved here, else
@@ -163,7 +167,7 @@ class _Walk:
         self.game = game
         kernel = enumerable_kernel(game)
         self._encode = kernel.encode if kernel is not None else None
-        self.solution = catalog.solve(game, progress)
+        self.solution = catalog.solve(game, progress, MAX_POSITIONS)
         self.root = game.new_initial_state()
         self.keys: list[Hashable] = []
         self.index: dict[Hashable, int] = {}
@@ -176,7 +180,7 @@ class _Walk:
         self.edge_start: list[int] = [0]
         self.edge_child: list[int] = []
         self.edge_label: list[str] = []
-        self._run(progress)
+        self._run(game, progress)
 
     def key_of(self, state: State) -> Hashable:
         # A finished game is kept apart by its own key and ending (kernels fold all endings
@@ -206,7 +210,7 @@ class _Walk:
         self._states.append(state)
         return node
 
-    def _run(self, progress: Progress) -> None:
+    def _run(self, game: Game, progress: Progress) -> None:
         self._states: list[State | None] = []
         self._add(self.root, -1, -1)
         node = 0
@@ -227,6 +231,11 @@ class _Walk:
                 self.edge_child.append(self._add(child, node, len(self.edge_child)))
             self.edge_start.append(len(self.edge_child))
             node += 1
+            if len(self.keys) > MAX_POSITIONS:
+                raise AuditError(
+                    f"{game.name} is too large for an exhaustive audit here: more than "
+                    f"{MAX_POSITIONS:,} positions; use --method sampled"
+                )
             if node % 20_000 == 0:
                 progress("audit: walking every position", done=node)
         progress("audit: walking every position", done=node, total=node)
