@@ -236,7 +236,7 @@ def test_an_exhaustive_audit_of_a_game_too_large_stops_with_a_clear_error(monkey
 
     monkeypatch.setattr(module, "MAX_POSITIONS", 5)
     # The solver stops first, unless an earlier test left this solution in the disk cache.
-    with pytest.raises((SolverError, module.AuditError), match="too large .* than 5 positions"):
+    with pytest.raises((SolverError, module.AuditError), match=r"too large .* than 5 positions"):
         audit(Ladder({"trap": "yes"}), method="exhaustive")
     # A stochastic solve takes no budget, so the walk has its own (here with an unbounded
     # solve standing in for one).
