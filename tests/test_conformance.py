@@ -16,7 +16,13 @@ from flipgames.core.conformance import check_random_games
 
 # Integer options get extra values here; choice options are covered one value at a time.
 EXTRA_OPTION_SETS: dict[str, list[dict[str, Any]]] = {
-    "flip-switch": [{"rounds": 1}],
+    "flip-switch": [
+        {"rounds": 1},
+        # The candidate fixes (docs/lab/flip-switch.md) and a 4x4 with lines of four.
+        {"rounds": 1, "switch_limit": 4},
+        {"rounds": 1, "must_flip": "yes", "switch_limit": 4},
+        {"rounds": 1, "size": 4, "shapes": 4, "copies": 4, "line": 4},
+    ],
     "checkered-flag": [{"laps": 2}],
 }
 

@@ -144,6 +144,29 @@ def test_other_sizes_run_on_the_reference() -> None:
     assert make("flip-switch", size=4, shapes=4, copies=4).kernel() is None
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"must_flip": "yes"},
+        {"switch_limit": 4},
+        {"must_flip": "yes", "switch_limit": 4},
+        {"size": 4, "shapes": 4, "copies": 4, "line": 4},
+    ],
+    ids=str,
+)
+def test_the_candidate_fixes_and_longer_lines_fall_back_to_the_reference(
+    options: dict[str, Any],
+) -> None:
+    """The kernel has no duty to flip, no turn counter and lines of three only: every
+    algorithm (kernel_for) then runs these option sets on the reference engine."""
+    from flipgames.core.kernel import kernel_for
+    from flipgames.solvers.graph import keying
+
+    game = make("flip-switch", rounds=1, **options)
+    assert game.kernel() is None and kernel_for(game) is None
+    assert keying(game) == "reference"
+
+
 def random_root(game: Any, rng: random.Random, face_down: int) -> FlipSwitchState:
     """A position after random play that leaves ``face_down`` tiles face down."""
     while True:

@@ -21,6 +21,7 @@ from typing import NoReturn
 from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
+from flipgames.cli.audit import add_audit_command
 from flipgames.cli.bench import add_bench_command
 from flipgames.cli.compare import add_compare_arguments
 from flipgames.cli.engine import add_engine_command
@@ -385,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))
     p = game_command("compare", "rule options side by side: solved or self-play (docs/lab.md)")
     add_compare_arguments(p, _count(1))
+    add_audit_command(sub, lambda a: _game(a, single_round=True))
 
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)

@@ -40,9 +40,13 @@ ROUND: Final = 1.5
 def _completes(state: FlipSwitchState, tiles: tuple[int, ...] | list[int], square: int) -> bool:
     """True if a line through ``square`` shows three tiles of one unclaimed shape."""
     owners = state.owners
-    for a, b, c in state.game.lines[square]:
-        shape = tiles[a]
-        if shape != FACE_DOWN and shape == tiles[b] == tiles[c] and owners[shape] == UNCLAIMED:
+    for line in state.game.lines[square]:
+        shape = tiles[line[0]]
+        if (
+            shape != FACE_DOWN
+            and all(tiles[s] == shape for s in line)
+            and owners[shape] == UNCLAIMED
+        ):
             return True
     return False
 

@@ -48,33 +48,36 @@ if TYPE_CHECKING:
 
     from flipgames.core.kernel import Kernel
 
-Line = tuple[int, int, int]
+#: The squares of one scoring line (three of them unless the option ``line`` says more).
+Line = tuple[int, ...]
 
 _DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))  # (rank step, file step)
 
 
 @cache
-def lines_through(size: int, edges_only: bool) -> tuple[tuple[Line, ...], ...]:
-    """Per square, the scoring lines (three squares in a straight row) that contain it.
+def lines_through(size: int, edges_only: bool, length: int = 3) -> tuple[tuple[Line, ...], ...]:
+    """Per square, the scoring lines (``length`` squares in a straight row) that contain it.
 
-    A line is any three consecutive squares of a row, column or diagonal (``lines=all``); with
-    ``lines=edges`` only those on the four edges and the two corner-to-corner diagonals. On
-    3x3 that is 8 and 6 lines.
+    A line is any ``length`` consecutive squares of a row, column or diagonal (``lines=all``);
+    with ``lines=edges`` only those on the four edges and the two corner-to-corner diagonals.
+    On 3x3 that is 8 and 6 lines; on 4x4, 24 and 12 lines of three, 10 and 6 of four.
 
     >>> [len(set(sum(lines_through(3, e), ()))) for e in (False, True)]
     [8, 6]
     >>> lines_through(3, True)[4]  # the centre: only the two diagonals
     ((0, 4, 8), (2, 4, 6))
+    >>> [len(set(sum(lines_through(4, e, 4), ()))) for e in (False, True)]
+    [10, 6]
     """
     last = size - 1
     found: list[Line] = []
     for rank in range(size):
         for file in range(size):
             for dr, df in _DIRECTIONS:
-                end_rank, end_file = rank + 2 * dr, file + 2 * df
+                end_rank, end_file = rank + (length - 1) * dr, file + (length - 1) * df
                 if not (0 <= end_rank <= last and 0 <= end_file <= last):
                     continue
-                cells = [(rank + i * dr, file + i * df) for i in range(3)]
+                cells = [(rank + i * dr, file + i * df) for i in range(length)]
                 if edges_only and not _on_edge_line(cells, dr, df, last):
                     continue
                 found.append(cast(Line, tuple(r * size + f for r, f in cells)))
@@ -142,6 +145,29 @@ class FlipSwitch(Game):
             help=f"how many shapes ({', '.join(SHAPE_NAMES)}, in that order).",
         ),
         Option("copies", 3, minimum=3, maximum=18, help="tiles per shape."),
+        Option(
+            "line",
+            3,
+            minimum=3,
+            maximum=6,
+            help="tiles in a scoring line (the rulebook: three; at most the board size).",
+        ),
+        # Candidate fixes for the hole the audit finds (docs/lab/flip-switch.md): with best
+        # play every round goes round in switches until the repetition rule draws it.
+        Option(
+            "must_flip",
+            "no",
+            choices=("no", "yes"),
+            help="yes: a duty to flip while any tile is face down (no switch until all are up).",
+        ),
+        Option(
+            "switch_limit",
+            0,
+            minimum=0,
+            maximum=99,
+            help="0: no limit; N: after N turns in a row without a flip or a score the round "
+            "ends, won by the player credited with more shapes (equal: drawn).",
+        ),
     )
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
@@ -155,13 +181,23 @@ class FlipSwitch(Game):
                 f"{size}x{size} board has {size * size} squares but shapes x copies = "
                 f"{shapes} x {copies} = {shapes * copies} tiles; e.g. size=4 shapes=4 copies=4"
             )
+        length = int(self.options["line"])
+        # Within the other options' bounds copies >= size, so a line that fits the board
+        # always has enough tiles of a shape to fill it.
+        if length > size:
+            raise OptionError(
+                f"option line={length} does not fit: a line is at most the board size ({size}) long"
+            )
         self.layout: ActionLayout = action_layout(size, shapes)
         self.copies = copies
         self.rounds = int(self.options["rounds"])
         #: Shapes a player needs to win a round: a majority (2 of the standard 3).
         self.target = shapes // 2 + 1
         self.passing = self.options["no_move"] == "pass"
-        self.lines = lines_through(size, self.options["lines"] == "edges")
+        self.lines = lines_through(size, self.options["lines"] == "edges", length)
+        self.line = length
+        self.must_flip = self.options["must_flip"] == "yes"
+        self.switch_limit = int(self.options["switch_limit"])
 
     @property
     def num_distinct_actions(self) -> int:
@@ -188,10 +224,14 @@ class FlipSwitch(Game):
         return tensor.shape(self.layout.size, len(self.layout.shapes))
 
     def kernel(self) -> Kernel | None:
-        """The compiled kernel of the published 3x3 game (3 shapes x 3 copies), any lines,
-        no_move and rounds. Other sizes run on this reference engine: the kernel packs a
-        position into 64 bits with 2 bits per square and 3 shapes, which they do not fit."""
-        if (self.layout.size, len(self.layout.shapes), self.copies) != (3, 3, 3):
+        """The compiled kernel of the published 3x3 game (3 shapes x 3 copies, lines of 3),
+        any lines, no_move and rounds. Other sizes run on this reference engine: the kernel
+        packs a position into 64 bits with 2 bits per square and 3 shapes, which they do not
+        fit. So do the candidate fixes (must_flip, switch_limit): the kernel has no duty to
+        flip and no count of turns without progress."""
+        if (self.layout.size, len(self.layout.shapes), self.copies, self.line) != (3, 3, 3, 3):
+            return None
+        if self.must_flip or self.switch_limit:
             return None
         from flipgames.games.flip_switch.kernel import FlipSwitchKernel  # numba loads lazily
 
@@ -224,8 +264,8 @@ Turn: either
      two tiles of the same shape, two nullified shapes (a nullified shape may switch with
      one that is not), a face-down tile, or the exact switch (same two squares) the opponent
      made in the immediately preceding turn (your own earlier switches are not restricted).
-Lines: three tiles in a straight row: {self._lines_text()}.
-Scoring: when an action makes a line of three face-up tiles of one shape that is not yet
+Lines: {self.line} tiles in a straight row: {self._lines_text()}.{self._fixes_text()}
+Scoring: when an action makes a line of face-up tiles of one shape that is not yet
   nullified, the player who acted (for a flip, the flipper) is credited with that shape and
   it is nullified for both players for the rest of the round. One action can credit two
   shapes; a flip can score; a nullified shape never scores again that round.
@@ -241,6 +281,19 @@ Match: {self.rounds} round(s); player 1 starts odd rounds, player 2 even rounds;
 Options:
 {options}
 """
+
+    def _fixes_text(self) -> str:
+        """The candidate fixes in force, in words (empty for the published rules)."""
+        text = ""
+        if self.must_flip:
+            text += "\nDuty to flip (must_flip=yes): while any tile is face down, a turn is a flip."
+        if self.switch_limit:
+            text += (
+                f"\nSwitch limit (switch_limit={self.switch_limit}): after "
+                f"{self.switch_limit} turns in a row without a flip or a score the round ends;"
+                "\n  the player credited with more shapes wins it, equal is a draw."
+            )
+        return text
 
     def _lines_text(self) -> str:
         if self.options["lines"] == "edges":
@@ -377,6 +430,8 @@ class FlipSwitchState(State):
             remaining = self.unrevealed()
             return tuple(base + k for k, left in enumerate(remaining) if left)
         actions = [s for s, shape in enumerate(tiles) if shape == FACE_DOWN]
+        if actions and game.must_flip:
+            return tuple(actions)
         owners, last, base = self._owners, self._last, game.layout.switch_base
         for p, (i, j) in enumerate(game.layout.pairs):
             a, b = tiles[i], tiles[j]
@@ -446,11 +501,11 @@ class FlipSwitchState(State):
         owners = self._owners
         scored: list[int] = []
         for square in changed:
-            for a, b, c in game.lines[square]:
-                shape = tiles[a]
+            for line in game.lines[square]:
+                shape = tiles[line[0]]
                 if (
                     shape != FACE_DOWN
-                    and shape == tiles[b] == tiles[c]
+                    and all(tiles[s] == shape for s in line)
                     and owners[shape] == UNCLAIMED
                     and shape not in scored
                 ):
@@ -478,6 +533,8 @@ class FlipSwitchState(State):
             self,
             action,
         )
+        if reversible and game.switch_limit and child._rev >= game.switch_limit:
+            return self._limit_reached(tiles, owners, action)
         legal = child._legal_actions()
         child._legal = legal
         if not legal:
@@ -489,6 +546,19 @@ class FlipSwitchState(State):
                 tiles, owners, DRAWN, "drawn: a position occurred for the third time", action
             )
         return child
+
+    def _limit_reached(
+        self, tiles: tuple[int, ...], owners: tuple[int, ...], action: int
+    ) -> FlipSwitchState:
+        """The switch limit ends the round: more shapes credited wins, equal draws."""
+        mine, theirs = owners.count(0), owners.count(1)
+        limit = self.game.switch_limit
+        if mine == theirs:
+            how = f"drawn: {limit} turns in a row without a flip or a score, shapes level"
+            return self._end_round(tiles, owners, DRAWN, how, action)
+        winner = 0 if mine > theirs else 1
+        how = f"won on the switch limit ({limit} turns without a flip or a score) with more shapes"
+        return self._end_round(tiles, owners, winner, how, action)
 
     def _occurs_three_times(self) -> bool:
         # Within the reversible stretch the side to move alternates every ply, so only every
@@ -616,6 +686,8 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             self._pending,
             len(self._results),
             self._round_wins(),
+            # Turns since the last flip or score matter only where a limit counts them.
+            self._rev if self.game.switch_limit else 0,
         )
 
     def board_view(self, player: int | None) -> JSON:
