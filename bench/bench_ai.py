@@ -17,7 +17,11 @@ Wilson interval, and the mean CPU seconds per move of each side (``time.process_
   measured on positions of the game, and it gets that rate times ``--seconds`` simulations a
   move. The flipgames game is wrapped for it below (a state adapter over the public
   protocol, nothing more).
-* **baseline**: the frozen old hard (``bench/baseline_hard.py``) with its node budgets.
+* **baseline**: the frozen old hard (``bench/baseline_hard.py``) at **equal CPU time**: its
+  node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the old hard spent
+  several seconds a move on its node budgets alone).
+* **baseline-nodes**: the frozen old hard with its node budgets only, as it played (not at
+  equal time).
 
 A game still running after ``--max-plies`` plies counts as a draw (the table says how many).
 Time budgets make these matches depend on the machine's load: the script prints the load
@@ -234,13 +238,20 @@ def main() -> None:
 
                 label = f"MCTSBot ({sims:,} simulations)"
             elif opponent == "baseline":
+                make_b = lambda rng, g=game: baseline_hard(  # noqa: E731
+                    g, rng, seconds=args.seconds, clock=time.process_time
+                )
+                label = "old hard (frozen), equal CPU time"
+            elif opponent == "baseline-nodes":
                 make_b = lambda rng, g=game: baseline_hard(g, rng)  # noqa: E731
-                label = "old hard (frozen)"
+                label = "old hard (frozen), its node budgets"
             elif opponent == "random":
                 make_b = RandomAgent
                 label = "random"
             else:
-                parser.error(f"unknown opponent {opponent!r}: choose mcts, baseline, random")
+                parser.error(
+                    f"unknown opponent {opponent!r}: choose mcts, baseline, baseline-nodes, random"
+                )
             result = play(
                 game,
                 lambda rng, g=game: new_hard(g, rng, args.seconds),
