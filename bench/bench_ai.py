@@ -49,10 +49,11 @@ from bench_engines import cpu_name
 from flipgames import make
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.base import Agent, RandomAgent
-from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
-from flipgames.agents.levels import make_level_agent
+from flipgames.agents.kernel_search import has_kernel_search
+from flipgames.agents.levels import compiled_hard, make_level_agent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.game import Game, State
+from flipgames.core.manifest import manifest_of
 
 
 class SpielState:
@@ -114,7 +115,8 @@ class MCTSBotAgent(Agent):
 def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
     """``hard`` with ``seconds`` a move."""
     if has_kernel_search(game):
-        return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=time.process_time)
+        step = manifest_of(game).levels["hard"].depth_step
+        return compiled_hard(game, rng, seconds, clock=time.process_time, depth_step=step)
     agent = make_level_agent(game, "hard", rng)
     assert isinstance(agent, AlphaBetaAgent)
     agent.seconds = seconds
