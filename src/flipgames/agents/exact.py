@@ -15,8 +15,10 @@ this agent, within its time budget:
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
    actions the exact search kept.
 
-Time: the exact search has no clock (compiled code), so its share of ``seconds`` becomes a
-node limit at the rate measured so far; the heuristic search gets whatever is left. The
+Budgets: ``seconds`` (for play) or ``max_nodes`` (reproducible: tests use it; the exact
+search and the heuristic search get that many nodes each). The exact search has no clock
+(compiled code), so its share of ``seconds`` becomes a node limit at the rate measured so
+far; the heuristic search gets whatever time is left. The
 transposition table of the exact search is kept from move to move (its entries are facts
 about positions, true on any path).
 
@@ -86,11 +88,14 @@ class ExactSearchAgent(Agent):
         self,
         rng: random.Random,
         game: Game,
-        seconds: float,
+        seconds: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
         depth_step: int = 2,
+        max_nodes: int | None = None,
     ) -> None:
         super().__init__(rng)
+        if (seconds is None) == (max_nodes is None):
+            raise ValueError("give the exact search one budget: seconds or max_nodes")
         kernel = alphabeta.searchable(game)
         if kernel is None:
             raise NoKernelSearchError(f"{game.name} has no exact search (or kernels are off)")
@@ -99,8 +104,9 @@ class ExactSearchAgent(Agent):
         self.kernel = kernel
         self.seconds = seconds
         self.clock = clock
+        self.max_nodes = max_nodes
         self.heuristic = KernelAlphaBetaAgent(
-            rng, game, seconds=seconds, clock=clock, depth_step=depth_step
+            rng, game, seconds=seconds, max_nodes=max_nodes, clock=clock, depth_step=depth_step
         )
         self.table: npt.NDArray[np.int64] = np.zeros(
             alphabeta.table_entries(TABLE_BYTES), dtype=np.int64
@@ -120,10 +126,14 @@ class ExactSearchAgent(Agent):
         self.last = report = ExactReport()
         plies = len(state.history)
         if plies > self.too_big:
-            self._exact(state, report, self.rate * EXACT_SHARE * self.seconds)
+            if self.seconds is None:
+                budget = float(self.max_nodes or 0)
+            else:
+                budget = self.rate * EXACT_SHARE * self.seconds
+            self._exact(state, report, budget)
             if not report.exact:
                 self.too_big = max(self.too_big, plies)
-        candidates = legal
+        candidates = list(legal)
         if report.exact:
             candidates = report.keeping
             most = max(report.traps.values(), default=0.0)
@@ -132,8 +142,9 @@ class ExactSearchAgent(Agent):
                 candidates = [a for a in candidates if report.traps.get(a) == most]
         if len(candidates) == 1:
             return candidates[0]
-        left = self.seconds - (self.clock() - start)
-        self.heuristic.seconds = max(left, 0.01 * self.seconds)
+        if self.seconds is not None:
+            left = self.seconds - (self.clock() - start)
+            self.heuristic.seconds = max(left, 0.01 * self.seconds)
         return self.heuristic.search(state, only=candidates).action
 
     def _exact(self, state: State, report: ExactReport, nodes: float) -> None:
