@@ -10,6 +10,7 @@ replays exactly. Do not tune it: its point is to stay what it was.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 
 from flipgames.agents.base import Agent
@@ -28,6 +29,16 @@ BASELINE: dict[str, Callable[[random.Random], Agent]] = {
 }
 
 
-def baseline_hard(game: Game, rng: random.Random) -> Agent:
-    """The frozen old ``hard`` for ``game``."""
-    return BASELINE[game.name](rng)
+def baseline_hard(
+    game: Game,
+    rng: random.Random,
+    seconds: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Agent:
+    """The frozen old ``hard`` for ``game``; with ``seconds``, also stopped after that long
+    by ``clock`` (a match at equal CPU time passes ``time.process_time``), keeping the last
+    complete iteration as the old hard did at its node limit."""
+    agent = BASELINE[game.name](rng)
+    if seconds is not None and isinstance(agent, AlphaBetaAgent):
+        agent.seconds, agent.clock = seconds, clock
+    return agent

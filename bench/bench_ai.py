@@ -17,7 +17,11 @@ Wilson interval, and the mean CPU seconds per move of each side (``time.process_
   measured on positions of the game, and it gets that rate times ``--seconds`` simulations a
   move. The flipgames game is wrapped for it below (a state adapter over the public
   protocol, nothing more).
-* **baseline**: the frozen old hard (``bench/baseline_hard.py``) with its node budgets.
+* **baseline**: the frozen old hard (``bench/baseline_hard.py``) at **equal CPU time**: its
+  node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the old hard spent
+  several seconds a move on its node budgets alone).
+* **baseline-nodes**: the frozen old hard with its node budgets only, as it played (not at
+  equal time).
 
 A game still running after ``--max-plies`` plies counts as a draw (the table says how many).
 Time budgets make these matches depend on the machine's load: the script prints the load
@@ -45,10 +49,11 @@ from bench_engines import cpu_name
 from flipgames import make
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.base import Agent, RandomAgent
-from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
-from flipgames.agents.levels import make_level_agent
+from flipgames.agents.kernel_search import has_kernel_search
+from flipgames.agents.levels import compiled_hard, make_level_agent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.game import Game, State
+from flipgames.core.manifest import manifest_of
 
 
 class SpielState:
@@ -110,7 +115,8 @@ class MCTSBotAgent(Agent):
 def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
     """``hard`` with ``seconds`` a move."""
     if has_kernel_search(game):
-        return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=time.process_time)
+        step = manifest_of(game).levels["hard"].depth_step
+        return compiled_hard(game, rng, seconds, clock=time.process_time, depth_step=step)
     agent = make_level_agent(game, "hard", rng)
     assert isinstance(agent, AlphaBetaAgent)
     agent.seconds = seconds
@@ -234,13 +240,20 @@ def main() -> None:
 
                 label = f"MCTSBot ({sims:,} simulations)"
             elif opponent == "baseline":
+                make_b = lambda rng, g=game: baseline_hard(  # noqa: E731
+                    g, rng, seconds=args.seconds, clock=time.process_time
+                )
+                label = "old hard (frozen), equal CPU time"
+            elif opponent == "baseline-nodes":
                 make_b = lambda rng, g=game: baseline_hard(g, rng)  # noqa: E731
-                label = "old hard (frozen)"
+                label = "old hard (frozen), its node budgets"
             elif opponent == "random":
                 make_b = RandomAgent
                 label = "random"
             else:
-                parser.error(f"unknown opponent {opponent!r}: choose mcts, baseline, random")
+                parser.error(
+                    f"unknown opponent {opponent!r}: choose mcts, baseline, baseline-nodes, random"
+                )
             result = play(
                 game,
                 lambda rng, g=game: new_hard(g, rng, args.seconds),

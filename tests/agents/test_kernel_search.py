@@ -11,6 +11,7 @@ import pytest
 
 from flipgames import make
 from flipgames.agents import describe_level, make_level_agent
+from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
     NoKernelSearchError,
@@ -142,9 +143,13 @@ def test_hard_uses_the_kernel_where_there_is_one(monkeypatch: pytest.MonkeyPatch
     flipflop = make("flipflop")
     assert "compiled alpha-beta" in describe_level(flipflop, "hard")
     assert isinstance(make_level_agent(flipflop, "hard", random.Random(1)), KernelAlphaBetaAgent)
-    for name in ("flipflop-3x3", "flipfour", "rubiks-flip"):
+    for name in ("flipflop-3x3", "flipfour"):
         agent = make_level_agent(make(name), "hard", random.Random(1))
         assert isinstance(agent, KernelAlphaBetaAgent), name
+    # Rubik's Flip, proved by search: exact where it answers, the compiled alpha-beta else.
+    rubiks = make_level_agent(make("rubiks-flip"), "hard", random.Random(1))
+    assert isinstance(rubiks, ExactSearchAgent)
+    assert isinstance(rubiks.heuristic, KernelAlphaBetaAgent)
     switch = make("flip-switch")  # a chance game: no compiled search
     assert isinstance(make_level_agent(switch, "hard", random.Random(1)), AlphaBetaAgent)
     with pytest.raises(NoKernelSearchError, match="flip-switch has no compiled search"):

@@ -32,3 +32,31 @@ def test_solving_loads_them() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.split() == ["numba", "numpy"]
+
+
+def test_a_cached_solution_is_reported_without_numba() -> None:
+    """Once solved, the value from the start comes from the disk cache with no kernel built
+    (numba and the kernel's machine code are most of a cached ``solve``'s time), and it is
+    the value the solve found; a position other than the start still builds the kernel."""
+    code = (
+        "import sys\n"
+        "from flipgames import make\n"
+        "from flipgames.solvers.catalog import solve\n"
+        "game = make('checkered-flag', track='short', start='first')\n"
+        "solution = solve(game)\n"
+        "start = game.new_initial_state()\n"
+        "print(solution.value(start).expected, 'numba' in sys.modules)\n"
+        "later = start.apply(start.legal_actions()[0])\n"
+        "solution.value(later)\n"
+        "print('numba' in sys.modules)\n"
+    )
+
+    def run() -> list[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
+
+    solved = run()  # solves (or finds it cached by another test: then both runs read)
+    cached = run()
+    assert cached[1:] == ["False", "True"]
+    assert cached[0] == solved[0] != ""

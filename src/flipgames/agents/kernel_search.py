@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
@@ -92,8 +92,9 @@ class KernelAlphaBetaAgent(Agent):
         self.clock = clock
         self.depth_step = depth_step
 
-    def search(self, state: State) -> KernelSearchResult:
-        """Search ``state`` within the budgets; the chosen action and every root score."""
+    def search(self, state: State, only: Collection[int] | None = None) -> KernelSearchResult:
+        """Search ``state`` within the budgets (among the root actions in ``only`` if given);
+        the chosen action and every searched root action's score."""
         from flipgames.core.jit_search import iterative_deepening
 
         return iterative_deepening(
@@ -105,6 +106,7 @@ class KernelAlphaBetaAgent(Agent):
             self.seconds,
             self.clock,
             self.depth_step,
+            only,
         )
 
     def choose(self, state: State) -> int:

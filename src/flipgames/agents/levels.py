@@ -13,8 +13,9 @@ Easy and medium budget iterations and nodes, not seconds, so a seeded game at th
 reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
 :data:`~flipgames.core.manifest.HARD_SECONDS` a move: on the compiled alpha-beta where its
 manifest asks for it and the game has a kernel (FlipFlop of both sizes, FlipFour, Rubik's
-Flip), else on the reference agents with their node budgets and that deadline, whichever runs
-out first. Tests that need reproducible strong play build the agents with node budgets
+Flip; Rubik's Flip, proved by search, first asks its exact search: agents.exact), else on the
+reference agents with their node budgets and that deadline, whichever runs out first. Tests
+that need reproducible strong play build the agents with node budgets
 (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
 :class:`~flipgames.agents.search.AlphaBetaAgent`).
 
@@ -38,11 +39,13 @@ flipflop is not solved; its levels are easy, medium, hard
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.perfect import PerfectAgent
@@ -52,7 +55,7 @@ from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game
 from flipgames.core.manifest import LevelSpec, has_manifest, manifest_of, mcts
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers import catalog
+from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.catalog import is_solved
 
 #: Every level name, weakest first.
@@ -93,12 +96,16 @@ def _level(spec: LevelSpec, game: Game) -> Level:
     step = ", deepening two plies at a time (odd horizons)" if spec.depth_step == 2 else ""
     if spec.compiled and spec.seconds is not None and has_kernel_search(game):
         seconds = spec.seconds
+        exact = (
+            "exact search wherever it answers in time, preferring among the drawing moves "
+            "those that leave the opponent the most losing replies, else "
+            if alphabeta.is_provable(game)
+            else ""
+        )
         return Level(
-            "compiled alpha-beta (iterative deepening, transposition table, the game's "
-            f"evaluation), {seconds:g} s a move{step}",
-            lambda rng: KernelAlphaBetaAgent(
-                rng, game, seconds=seconds, depth_step=spec.depth_step
-            ),
+            f"{exact}compiled alpha-beta (iterative deepening, transposition table, the "
+            f"game's evaluation), {seconds:g} s a move{step}",
+            lambda rng: compiled_hard(game, rng, seconds, depth_step=spec.depth_step),
         )
     if game.has_chance:
         what = f"expectiminimax to depth {spec.depth} (a chance outcome is a ply){_budget(spec)}"
@@ -114,6 +121,22 @@ def _level(spec: LevelSpec, game: Game) -> Level:
             seconds=spec.seconds,
         ),
     )
+
+
+def compiled_hard(
+    game: Game,
+    rng: random.Random,
+    seconds: float,
+    clock: Callable[[], float] = time.perf_counter,
+    depth_step: int = 1,
+) -> Agent:
+    """``hard`` on the compiled kernel with ``seconds`` a move by ``clock`` (wall-clock; a
+    match at equal CPU time passes ``time.process_time``): the exact search with traps where
+    the game is proved by search (:class:`~flipgames.agents.exact.ExactSearchAgent`), else
+    the compiled alpha-beta."""
+    if alphabeta.is_provable(game):
+        return ExactSearchAgent(rng, game, seconds, clock=clock, depth_step=depth_step)
+    return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=clock, depth_step=depth_step)
 
 
 # A game with no manifest (one not registered yet, still being written) gets MCTS levels.

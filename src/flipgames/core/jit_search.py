@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -159,6 +159,98 @@ def pick(moves: I64, order: I64, start: int, n: int) -> None:
         order[start], order[best] = order[best], order[start]
 
 
+#: Move-ordering bonuses, far apart so each class comes before the next (a game may put its
+#: own class between them, e.g. FlipFlop's captures at ``1 << 50``).
+TT_MOVE_BONUS, KILLER_BONUS = 1 << 60, 1 << 40
+
+
+@jit
+def tt_probe(
+    keys: I64, data: I64, hashed: int, depth: int, alpha: int, beta: int, ply: int
+) -> tuple[bool, int, int]:
+    """``(decided, score, move)``: ``decided`` when the table holds ``hashed`` searched at
+    least ``depth`` deep with a score that settles the window (exact, or a bound beyond it);
+    ``move`` is the stored best move (-1 if none), to be tried first."""
+    found, slot = tt_find(keys, hashed)
+    if not found:
+        return False, 0, -1
+    entry = data[slot]
+    move = tt_move(entry)
+    if tt_depth(entry) >= depth:
+        score = tt_score(entry, ply)
+        bound = tt_bound(entry)
+        if (
+            bound == EXACT
+            or (bound == LOWER and score >= beta)
+            or (bound == UPPER and score <= alpha)
+        ):
+            return True, score, move
+    return False, 0, move
+
+
+@jit
+def tt_record(
+    keys: I64, data: I64, hashed: int, best: int, alpha: int, beta: int, depth: int, move: int,
+    ply: int,
+) -> None:  # fmt: skip
+    """Store a node's result, with its bound from the window it was searched with (``alpha``
+    as it was on entry)."""
+    bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+    tt_store(keys, data, hashed, best, depth, bound, move, ply)
+
+
+@jit
+def rank_moves(
+    moves: I64, ranks: I64, n: int, table_move: int, killers: I64, ply: int, history: I64
+) -> None:
+    """Order keys for ``moves[:n]``: the table's move first, then the two killers of this ply,
+    then by the history heuristic (:func:`pick` takes them in that order)."""
+    for i in range(n):
+        move = moves[i]
+        value = history[move]
+        if move == table_move:
+            value += TT_MOVE_BONUS
+        elif move == killers[ply, 0]:
+            value += KILLER_BONUS
+        elif move == killers[ply, 1]:
+            value += KILLER_BONUS >> 1
+        ranks[i] = value
+
+
+@jit
+def record_cutoff(
+    killers: I64, history: I64, ply: int, move: int, depth: int, killer: bool
+) -> None:
+    """A move refuted the node: it becomes this ply's first killer (if ``killer``: games keep
+    captures out) and its history grows by the depth squared."""
+    if killer and killers[ply, 0] != move:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = move
+    history[move] += depth * depth
+
+
+class TableSearcher:
+    """What a game's searcher keeps between moves: the transposition table (``2**table_bits``
+    slots of 16 bytes), two killers per ply, the history of cut-offs per action id, and per
+    ply the move list and its order keys (``plies`` rows of ``max_moves``)."""
+
+    def __init__(self, table_bits: int, actions: int, plies: int, max_moves: int) -> None:
+        self.table = (
+            np.zeros(1 << table_bits, dtype=np.int64),
+            np.zeros(1 << table_bits, dtype=np.int64),
+        )
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
+        self.history = np.zeros(actions, dtype=np.int64)
+        self.moves = np.zeros((plies, max_moves), dtype=np.int64)
+        self.order = np.zeros((plies, max_moves), dtype=np.int64)
+
+    def new_root(self) -> None:
+        """Forget the killers (they belong to the last root's lines) and age the history
+        (older cut-offs count less)."""
+        self.killers[:] = -1
+        self.history //= 8
+
+
 @runtime_checkable
 class Searcher(Protocol):
     """A game's compiled alpha-beta, as :func:`iterative_deepening` drives it."""
@@ -206,6 +298,7 @@ def iterative_deepening(
     seconds: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     depth_step: int = 1,
+    only: Collection[int] | None = None,
 ) -> KernelSearchResult:
     """Deepen one ply at a time to ``max_depth`` while the budgets last; choose with ``rng``
     among the root actions that tie the best score of the last complete iteration.
@@ -215,8 +308,15 @@ def iterative_deepening(
     measures the seconds: wall-clock by default, ``time.process_time`` for CPU time (what a
     match "at equal CPU time" on a loaded machine needs). ``depth_step=2`` deepens two plies at
     a time from 1, so the horizon always falls after the root player's move (odd depths).
+    ``only`` limits the root to those legal actions (e.g. the ones an exact search found to
+    keep the position's value).
     """
     actions = searcher.prepare(state)
+    if only is not None:
+        allowed = set(only)
+        actions = [a for a in actions if a in allowed]
+        if not actions:
+            raise ValueError("none of the root actions to search is legal")
     if len(actions) == 1:
         return KernelSearchResult(actions[0], 0, 0, 0, {actions[0]: 0})
     start = clock()

@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from flipgames.core.game import CHANCE, TERMINAL, Game, State
-from flipgames.core.kernel import Enumerable, PositionGraph, kernel_for
+from flipgames.core.kernel import Enumerable, PositionGraph, kernel_for, kernel_mode
 from flipgames.core.progress import Progress, silent
+from flipgames.solvers import cache
 from flipgames.solvers.solution import SolverError
 
 if TYPE_CHECKING:
@@ -64,17 +65,42 @@ class Locator(Protocol):
 
 
 class KernelLocator:
-    """Nodes by the kernel's packed keys: a sorted copy of the keys and a binary search."""
+    """Nodes by the kernel's packed keys: a sorted copy of the keys and a binary search.
+
+    Built from a payload it takes the game rather than its kernel and builds the kernel on the
+    first lookup, except of the graph's root (node 0: graphs are built breadth first from it)
+    when it is given: a cached solution whose value from the start is all that is asked (``solve``
+    reporting it) never loads numba and the kernel's machine code."""
 
     kind = "kernel"
 
-    def __init__(self, kernel: Enumerable, keys: npt.NDArray[np.int64]) -> None:
-        self.kernel = kernel
+    def __init__(
+        self,
+        kernel: Enumerable | Game,
+        keys: npt.NDArray[np.int64],
+        root: State | None = None,
+    ) -> None:
+        self._kernel = kernel
+        self._root = None if root is None else root.key()
         self.keys = keys
         self._order = np.argsort(keys, kind="stable")
         self._sorted = keys[self._order]
 
+    @property
+    def kernel(self) -> Enumerable:
+        if isinstance(self._kernel, Game):
+            kernel = enumerable_kernel(self._kernel)
+            if kernel is None:
+                raise SolverError(
+                    "the solution is keyed by a compiled kernel this run does not use"
+                )
+            self._kernel = kernel
+        return self._kernel
+
     def node(self, state: State) -> int | None:
+        unloaded = isinstance(self._kernel, Game)
+        if unloaded and self._root is not None and len(self.keys) and state.key() == self._root:
+            return 0
         key = self.kernel.encode(state)
         i = int(np.searchsorted(self._sorted, key))
         if i < len(self._sorted) and self._sorted[i] == key:
@@ -104,19 +130,21 @@ class ReferenceLocator:
         return {"kind": self.kind, "keys": encode_keys(list(self.index))}
 
 
-def locator_from_payload(game: Game, payload: Any, nodes: int) -> Locator:
-    """Undo :meth:`Locator.to_payload`; :class:`SolverError` when it does not fit."""
+def locator_from_payload(
+    game: Game, payload: Any, nodes: int, root: State | None = None
+) -> Locator:
+    """Undo :meth:`Locator.to_payload`; :class:`SolverError` when it does not fit. ``root`` is
+    the position the graph was built from, where the caller knows it (node 0)."""
     from flipgames.solvers.payload import decode_keys, unpack_array
 
     kind = payload["kind"]
     if kind == "kernel":
-        kernel = enumerable_kernel(game)
-        if kernel is None:
+        if kernel_mode() == "python" or type(game).kernel is Game.kernel:
             raise SolverError("the solution is keyed by a compiled kernel this run does not use")
         keys = unpack_array(payload["keys"], np.int64, nodes, "keys")
         if len(np.unique(keys)) != nodes:
             raise SolverError("malformed solution: keys are not unique")
-        return KernelLocator(kernel, keys)
+        return KernelLocator(game, keys, root)
     if kind == "reference":
         keys_list = decode_keys(payload["keys"], nodes)
         return ReferenceLocator({key: i for i, key in enumerate(keys_list)})
@@ -145,6 +173,16 @@ def keying(game: Game) -> str:
     enumerable kernel and ``FLIPGAMES_KERNEL`` allows it), else ``"reference"``: part of the
     disk cache's name, so a run without the kernel never reads a kernel-keyed file."""
     return "kernel" if enumerable_kernel(game) is not None else "reference"
+
+
+def stored_keying(game: Game, solver: str, version: int) -> str:
+    """:func:`keying`, except that a kernel-keyed result of ``solver`` already in the disk
+    cache answers without building the kernel: loading numba and the kernel's cached machine
+    code is most of the time of a ``solve`` whose result is cached. (Only a run on an
+    enumerable kernel writes such a file, so where it exists :func:`keying` says "kernel".)"""
+    if kernel_mode() == "fast" and cache.cache_path(f"{solver}-kernel", version, game).exists():
+        return "kernel"
+    return keying(game)
 
 
 def solver_graph(

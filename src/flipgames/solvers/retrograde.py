@@ -35,7 +35,7 @@ import numpy.typing as npt
 from flipgames.core.game import CHANCE, Game, State
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
-from flipgames.solvers.graph import Locator, keying, locator_from_payload, solver_graph
+from flipgames.solvers.graph import Locator, locator_from_payload, solver_graph, stored_keying
 from flipgames.solvers.payload import pack_array, unpack_array
 from flipgames.solvers.solution import SolverError, Value
 
@@ -130,7 +130,10 @@ class RetrogradeSolution:
             seconds = float(payload["seconds"])
             values = unpack_array(payload["values"], np.int8, positions, "values")
             remoteness = unpack_array(payload["remoteness"], np.int32, positions, "remoteness")
-            locator = locator_from_payload(game, payload["locator"], positions)
+            # Payloads are written for solutions from the start (the disk cache's).
+            locator = locator_from_payload(
+                game, payload["locator"], positions, game.new_initial_state()
+            )
         except SolverError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -172,7 +175,7 @@ def cached_solve(
     """:func:`solve` through the disk cache (keyed by the keying, see
     :func:`~flipgames.solvers.graph.keying`)."""
     return cache.cached(
-        f"retrograde-{keying(game)}",
+        f"retrograde-{stored_keying(game, 'retrograde', VERSION)}",
         VERSION,
         game,
         lambda: solve(game, progress, max_positions=max_positions),

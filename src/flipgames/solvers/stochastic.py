@@ -67,10 +67,10 @@ from flipgames.solvers import cache
 from flipgames.solvers.graph import (
     Locator,
     Policy,
-    keying,
     locator_from_payload,
     policy_name,
     solver_graph,
+    stored_keying,
 )
 from flipgames.solvers.payload import pack_array, pack_integers, unpack_array, unpack_integers
 from flipgames.solvers.solution import SolverError, Value
@@ -238,7 +238,10 @@ class StochasticSolution:
             arrays = {
                 name: unpack_array(payload[name], np.int32, positions, name) for name in _ARRAYS
             }
-            locator = locator_from_payload(game, payload["locator"], positions)
+            # Payloads are written for solutions from the start (the disk cache's).
+            locator = locator_from_payload(
+                game, payload["locator"], positions, game.new_initial_state()
+            )
         except SolverError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
@@ -266,7 +269,7 @@ def _viewer(state: State, player: int | None) -> int:
 def cache_name(game: Game) -> str:
     """The disk cache's solver name: the keying is part of it (see
     :func:`~flipgames.solvers.graph.keying`)."""
-    return f"stochastic-{keying(game)}"
+    return f"stochastic-{stored_keying(game, 'stochastic', VERSION)}"
 
 
 def cached_solve(game: Game, progress: Progress = silent) -> StochasticSolution:

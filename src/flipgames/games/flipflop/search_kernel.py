@@ -33,21 +33,17 @@ import numpy.typing as npt
 
 from flipgames.core.jit import jit
 from flipgames.core.jit_search import (
-    EXACT,
     INFINITE,
-    LOWER,
     MAX_PLY,
-    UPPER,
     WIN,
+    TableSearcher,
     mix,
     out_of_budget,
     pick,
-    tt_bound,
-    tt_depth,
-    tt_find,
-    tt_move,
-    tt_score,
-    tt_store,
+    rank_moves,
+    record_cutoff,
+    tt_probe,
+    tt_record,
 )
 from flipgames.games.flipflop import heuristics
 from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
@@ -66,8 +62,8 @@ _ATTACKER = round(1000 * heuristics.ATTACKER)
 _GUARD = round(1000 * heuristics.GUARD)
 _TEMPO = round(1000 * heuristics.TEMPO)
 
-#: Move-ordering bonuses, far apart so each class comes before the next.
-_TT_MOVE, _CAPTURE, _KILLER = 1 << 60, 1 << 50, 1 << 40
+#: Captures are ordered between the table's move and the killers (core.jit_search's bonuses).
+_CAPTURE = 1 << 50
 
 
 @jit
@@ -176,34 +172,17 @@ def _negamax(
             return evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
         depth = 1
     hashed = mix(white, black, bishops, side)
-    found, slot = tt_find(tt_keys, hashed)
-    best_move = -1
-    if found:
-        entry = tt_data[slot]
-        best_move = tt_move(entry)
-        if tt_depth(entry) >= depth:
-            score = tt_score(entry, ply)
-            bound = tt_bound(entry)
-            if (
-                bound == EXACT
-                or (bound == LOWER and score >= beta)
-                or (bound == UPPER and score <= alpha)
-            ):
-                return score
+    decided, score, table_move = tt_probe(tt_keys, tt_data, hashed, depth, alpha, beta, ply)
+    if decided:
+        return score
     scores = order[ply]
     occupied = white | black
+    rank_moves(mine, scores, n, table_move, killers, ply, history)
     for i in range(n):
         move = mine[i]
-        value = history[move]
-        if move == best_move:
-            value += _TT_MOVE
-        elif (occupied >> (move % area)) & 1:
-            value += _CAPTURE
-        elif move == killers[ply, 0]:
-            value += _KILLER
-        elif move == killers[ply, 1]:
-            value += _KILLER >> 1
-        scores[i] = value
+        # Captures come after the table's move and before the killers (never a capture).
+        if move != table_move and (occupied >> (move % area)) & 1:
+            scores[i] = history[move] + _CAPTURE
     original_alpha = alpha
     best = -INFINITE
     best_move = -1
@@ -234,32 +213,22 @@ def _negamax(
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    if not (occupied >> (move % area)) & 1 and killers[ply, 0] != move:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = move
-                    history[move] += depth * depth
+                    quiet = not (occupied >> (move % area)) & 1
+                    record_cutoff(killers, history, ply, move, depth, quiet)
                     break
-    bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-    tt_store(tt_keys, tt_data, hashed, best, depth, bound, best_move, ply)
+    tt_record(tt_keys, tt_data, hashed, best, original_alpha, beta, depth, best_move, ply)
     return best
 
 
-class FlipFlopSearcher:
+class FlipFlopSearcher(TableSearcher):
     """A FlipFlop alpha-beta with its own transposition table (``2**table_bits`` slots, 16
     bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: FlipFlopKernel, table_bits: int = 20) -> None:
-        self.kernel = kernel
         g = kernel.geometry
+        super().__init__(table_bits, g.area * g.area, MAX_PLY, MAX_MOVES)
+        self.kernel = kernel
         self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
-        self.table = (
-            np.zeros(1 << table_bits, dtype=np.int64),
-            np.zeros(1 << table_bits, dtype=np.int64),
-        )
-        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
-        self.history = np.zeros(g.area * g.area, dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self.order = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0)
         self.root = 0
@@ -280,8 +249,7 @@ class FlipFlopSearcher:
             self.path[i] = (s.white, s.black, s.bishops)
         self.root = len(line) - 1
         self.position = (root.white, root.black, root.bishops, root.side)
-        self.killers[:] = -1
-        self.history //= 8  # older cut-offs count less; a new root has other lines
+        self.new_root()
         return list(state.legal_actions())
 
     def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:

@@ -31,21 +31,17 @@ import numpy.typing as npt
 
 from flipgames.core.jit import jit
 from flipgames.core.jit_search import (
-    EXACT,
     INFINITE,
-    LOWER,
     MAX_PLY,
-    UPPER,
     WIN,
+    TableSearcher,
     mix,
     out_of_budget,
     pick,
-    tt_bound,
-    tt_depth,
-    tt_find,
-    tt_move,
-    tt_score,
-    tt_store,
+    rank_moves,
+    record_cutoff,
+    tt_probe,
+    tt_record,
 )
 from flipgames.games.flipfour import heuristics
 from flipgames.games.flipfour.board import NUM_SQUARES, WINDOWS
@@ -65,9 +61,6 @@ _WINDOWS = np.array(WINDOWS, dtype=np.int64)
 _WINDOW_WEIGHT = np.array([round(1000 * w) for w in heuristics.WINDOW_WEIGHT], dtype=np.int64)
 _THREAT = round(1000 * heuristics.THREAT)
 _TEMPO = round(1000 * heuristics.TEMPO)
-
-#: Move-ordering bonuses, far apart so each class comes before the next.
-_TT_MOVE, _KILLER = 1 << 60, 1 << 40
 
 
 @jit
@@ -181,31 +174,11 @@ def _negamax(
     if depth <= 0 or ply >= MAX_PLY - 2:
         return evaluate(white, black, bishops, hand0, hand1, player, reach, windows, weight)
     hashed = mix(white, black, bishops, hand0 | (hand1 << 3) | (player << 6))
-    found, slot = tt_find(tt_keys, hashed)
-    best_move = -1
-    if found:
-        entry = tt_data[slot]
-        best_move = tt_move(entry)
-        if tt_depth(entry) >= depth:
-            score = tt_score(entry, ply)
-            bound = tt_bound(entry)
-            if (
-                bound == EXACT
-                or (bound == LOWER and score >= beta)
-                or (bound == UPPER and score <= alpha)
-            ):
-                return score
+    decided, score, table_move = tt_probe(tt_keys, tt_data, hashed, depth, alpha, beta, ply)
+    if decided:
+        return score
     scores = order[ply]
-    for i in range(n):
-        move = mine[i]
-        value = history[move]
-        if move == best_move:
-            value += _TT_MOVE
-        elif move == killers[ply, 0]:
-            value += _KILLER
-        elif move == killers[ply, 1]:
-            value += _KILLER >> 1
-        scores[i] = value
+    rank_moves(mine, scores, n, table_move, killers, ply, history)
     original_alpha = alpha
     best = -INFINITE
     best_move = -1
@@ -240,31 +213,20 @@ def _negamax(
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    if killers[ply, 0] != move:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = move
-                    history[move] += depth * depth
+                    record_cutoff(killers, history, ply, move, depth, True)
                     break
-    bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-    tt_store(tt_keys, tt_data, hashed, best, depth, bound, best_move, ply)
+    tt_record(tt_keys, tt_data, hashed, best, original_alpha, beta, depth, best_move, ply)
     return best
 
 
-class FlipFourSearcher:
+class FlipFourSearcher(TableSearcher):
     """A FlipFour alpha-beta with its own transposition table (``2**table_bits`` slots, 16
     bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: FlipFourKernel, table_bits: int = 20) -> None:
+        super().__init__(table_bits, NUM_ACTIONS, MAX_PLY, MAX_ACTIONS)
         self.kernel = kernel
         self.scoring = (_WINDOWS, _WINDOW_WEIGHT)
-        self.table = (
-            np.zeros(1 << table_bits, dtype=np.int64),
-            np.zeros(1 << table_bits, dtype=np.int64),
-        )
-        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
-        self.history = np.zeros(NUM_ACTIONS, dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY, MAX_ACTIONS), dtype=np.int64)
-        self.order = np.zeros((MAX_PLY, MAX_ACTIONS), dtype=np.int64)
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0, 0, 0)
         self.root = 0
@@ -287,8 +249,7 @@ class FlipFourSearcher:
         self.root = len(line) - 1
         hand0, hand1 = root.hands
         self.position = (root.white, root.black, root.bishops, hand0, hand1, root.to_move)
-        self.killers[:] = -1
-        self.history //= 8  # older cut-offs count less; a new root has other lines
+        self.new_root()
         return list(state.legal_actions())
 
     def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:

@@ -28,21 +28,16 @@ import numpy.typing as npt
 
 from flipgames.core.jit import jit
 from flipgames.core.jit_search import (
-    EXACT,
     INFINITE,
-    LOWER,
-    MAX_PLY,
-    UPPER,
     WIN,
+    TableSearcher,
     mix,
     out_of_budget,
     pick,
-    tt_bound,
-    tt_depth,
-    tt_find,
-    tt_move,
-    tt_score,
-    tt_store,
+    rank_moves,
+    record_cutoff,
+    tt_probe,
+    tt_record,
 )
 from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.kernel import (
@@ -69,8 +64,6 @@ _ROW_WEIGHT = np.array(heuristics.ROW_WEIGHT, dtype=np.float64)
 _LOCKED_BONUS = heuristics.LOCKED_BONUS
 #: A game has at most 16 placements: the search path never gets deeper.
 _PLIES = 17
-
-_TT_MOVE, _KILLER = 1 << 60, 1 << 40
 
 
 @jit
@@ -146,33 +139,13 @@ def _negamax(
     if depth <= 0:
         return evaluate(first, second, faces, king, weights)
     hashed = mix(first, second, faces, 0)
-    found, slot = tt_find(tt_keys, hashed)
-    best_move = -1
-    if found:
-        entry = tt_data[slot]
-        best_move = tt_move(entry)
-        if tt_depth(entry) >= depth:
-            score = tt_score(entry, ply)
-            bound = tt_bound(entry)
-            if (
-                bound == EXACT
-                or (bound == LOWER and score >= beta)
-                or (bound == UPPER and score <= alpha)
-            ):
-                return score
+    decided, score, table_move = tt_probe(tt_keys, tt_data, hashed, depth, alpha, beta, ply)
+    if decided:
+        return score
     mine = moves[ply]
     n = generate(first, second, flap, king, mine, 0)
     ranks = order[ply]
-    for i in range(n):
-        move = mine[i]
-        value = history[move]
-        if move == best_move:
-            value += _TT_MOVE
-        elif move == killers[ply, 0]:
-            value += _KILLER
-        elif move == killers[ply, 1]:
-            value += _KILLER >> 1
-        ranks[i] = value
+    rank_moves(mine, ranks, n, table_move, killers, ply, history)
     original_alpha = alpha
     best = -INFINITE
     best_move = -1
@@ -202,30 +175,19 @@ def _negamax(
             if value > alpha:
                 alpha = value
                 if alpha >= beta:
-                    if killers[ply, 0] != move:
-                        killers[ply, 1] = killers[ply, 0]
-                        killers[ply, 0] = move
-                    history[move] += depth * depth
+                    record_cutoff(killers, history, ply, move, depth, True)
                     break
-    bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-    tt_store(tt_keys, tt_data, hashed, best, depth, bound, best_move, ply)
+    tt_record(tt_keys, tt_data, hashed, best, original_alpha, beta, depth, best_move, ply)
     return best
 
 
-class RubiksFlipSearcher:
+class RubiksFlipSearcher(TableSearcher):
     """A Rubik's Flip alpha-beta with its own transposition table (``2**table_bits`` slots,
     16 bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: RubiksFlipKernel, table_bits: int = 20) -> None:
+        super().__init__(table_bits, max(FLIP_PARTS.values()) * PLACEMENTS, _PLIES, MAX_ACTIONS)
         self.kernel = kernel
-        self.table = (
-            np.zeros(1 << table_bits, dtype=np.int64),
-            np.zeros(1 << table_bits, dtype=np.int64),
-        )
-        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int64)
-        self.history = np.zeros(max(FLIP_PARTS.values()) * PLACEMENTS, dtype=np.int64)
-        self.moves = np.zeros((_PLIES, MAX_ACTIONS), dtype=np.int64)
-        self.order = np.zeros((_PLIES, MAX_ACTIONS), dtype=np.int64)
         self.position = (0, 0, 0)
 
     def prepare(self, state: State) -> list[int]:
@@ -233,8 +195,7 @@ class RubiksFlipSearcher:
         if state.game.name != self.kernel.name:
             raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
         self.position = pack(state)
-        self.killers[:] = -1
-        self.history //= 8  # older cut-offs count less; a new root has other lines
+        self.new_root()
         return list(state.legal_actions())
 
     def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:

@@ -1,0 +1,106 @@
+"""Rubik's Flip ``hard`` (agents.exact): exact values and traps checked against a plain
+minimax over the reference engine, and the heuristic fallback where the exact search does
+not answer within its budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flipgames import make
+from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.kernel_search import NoKernelSearchError
+from flipgames.core.game import State
+from flipgames.games.rubiks_flip.rules import RubiksFlipState
+
+
+def _minimax(state: State, memo: dict[tuple[int, ...], int]) -> int:
+    """The value for the player to move, the slow and obvious way (memoised on the boards)."""
+    assert isinstance(state, RubiksFlipState)
+    key = state.key()
+    if key not in memo:
+        memo[key] = max(_after(state, action, memo) for action in state.legal_actions())
+    return memo[key]
+
+
+def _after(state: State, action: int, memo: dict[tuple[int, ...], int]) -> int:
+    """The value for the player to move in ``state`` of playing ``action``."""
+    assert isinstance(state, RubiksFlipState)
+    child = state.apply(action)
+    assert isinstance(child, RubiksFlipState)
+    if child.is_terminal():
+        return 0 if child.winner is None else 1 if child.winner == state.to_move else -1
+    return -_minimax(child, memo)
+
+
+def _positions(plies: int, count: int, seed: int) -> list[State]:
+    game = make("rubiks-flip")
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            state = state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def test_late_positions_keep_their_value_and_set_the_deepest_trap() -> None:
+    """Thirteen tiles down every action's value is found; the move keeps the value, and among
+    drawing moves it is one that leaves the most losing replies (shares checked by
+    minimax)."""
+    game = make("rubiks-flip")
+    memo: dict[tuple[int, ...], int] = {}
+    trapped = 0
+    for state in _positions(13, 8, seed=5):
+        agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+        action = agent.choose(state)
+        report = agent.last
+        value = _minimax(state, memo)
+        keeping = [a for a in state.legal_actions() if _after(state, a, memo) == value]
+        assert report.exact and report.value == value
+        assert sorted(report.keeping) == sorted(keeping)
+        assert action in keeping
+        if value == 0 and len(keeping) > 1:
+            for move in keeping:
+                child = state.apply(move)
+                replies = [] if child.is_terminal() else list(child.legal_actions())
+                losing = sum(_after(child, r, memo) == -1 for r in replies)
+                assert report.traps[move] == (losing / len(replies) if replies else 0.0)
+            best = max(report.traps.values())
+            assert report.traps[action] == best
+            trapped += best > 0
+    assert trapped > 0  # the positions above include traps to set
+
+
+def test_a_win_is_taken() -> None:
+    game = make("rubiks-flip")
+    memo: dict[tuple[int, ...], int] = {}
+    won = [s for s in _positions(13, 40, seed=9) if _minimax(s, memo) == 1][:3]
+    assert won
+    for state in won:
+        action = ExactSearchAgent(random.Random(2), game, max_nodes=2_000_000).choose(state)
+        assert _after(state, action, memo) == 1
+
+
+def test_the_opening_falls_back_to_the_heuristic_search() -> None:
+    """At the start the exact search runs out of nodes: the compiled alpha-beta plays, and
+    the exact search is not tried again at that many tiles or fewer."""
+    game = make("rubiks-flip")
+    agent = ExactSearchAgent(random.Random(3), game, max_nodes=5_000)
+    state = game.new_initial_state()
+    assert agent.choose(state) in state.legal_actions()
+    assert not agent.last.exact and agent.too_big == 0
+
+
+def test_budgets_and_games_are_checked() -> None:
+    with pytest.raises(ValueError, match="one budget"):
+        ExactSearchAgent(random.Random(1), make("rubiks-flip"))
+    with pytest.raises(ValueError, match="one budget"):
+        ExactSearchAgent(random.Random(1), make("rubiks-flip"), seconds=1, max_nodes=10)
+    with pytest.raises(NoKernelSearchError, match="flipflop has no exact search"):
+        ExactSearchAgent(random.Random(1), make("flipflop"), max_nodes=10)
