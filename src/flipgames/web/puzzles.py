@@ -35,6 +35,7 @@ from flipgames.core.registry import make
 from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
 from flipgames.web.errors import ApiError
 from flipgames.web.routes import ActionLimit, _missing, _page
+from flipgames.web.service import Played
 
 router = APIRouter()
 
@@ -113,6 +114,9 @@ def view(found: Puzzle, number: int) -> dict[str, Any]:
             "legal": [state.action_to_string(a) for a in state.legal_actions()],
             "legal_actions": state.legal_actions_info(),
             "history": history,
+            # Structured moves (text, kind, squares, by), as a match's view sends them: the
+            # board modules read the last move from them rather than parsing notation.
+            "moves": list(Played.of(state).moves),
             "actors": [s.current_player for s in path[:-1]],
             "last": {"action": history[-1], "by": path[-2].current_player} if history else None,
         },

@@ -78,7 +78,9 @@ function showVerdict(verdict) {
     if (entry.action === verdict.action) item.classList.add("chosen");
     list.append(item);
   }
-  if (board.hint) board.hint(verdict.answer);
+  // Boards mark a structured move (the view's legal action), never a parsed text.
+  const move = (view.legal_actions || []).find((a) => a.text === verdict.answer);
+  if (board.hint && move) board.hint(move);
   $("next-puzzle").focus();
 }
 
