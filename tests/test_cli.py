@@ -205,6 +205,11 @@ def test_solve_a_game_too_large_says_how_far_it_got(capsys, monkeypatch):
     code, _, err = run(capsys, "solve", "flipfour", "--max-positions", "2000", "--quiet")
     assert code == 1
     assert "too large to solve here" in err
+    # Chance games keep to the budget too (this variant has no kernel and no end in sight).
+    argv = ["solve", "flip-switch", "-o", "switch_limit=2", "--max-positions", "2000", "--quiet"]
+    code, _, err = run(capsys, *argv)
+    assert code == 1
+    assert "too large to solve here" in err
 
 
 def test_solve_checkered_flag_with_fixed_policies(capsys):

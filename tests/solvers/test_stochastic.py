@@ -541,3 +541,11 @@ def test_flip_switch_values_are_for_the_player_to_move() -> None:
             assert solution.value(state).expected == -solution.value(state, player=0).expected
             win, draw, loss = solution.probabilities(state)
             assert (loss, draw, win) == solution.probabilities(state, player=0)
+
+
+def test_a_chance_game_too_large_stops_at_the_budget():
+    # The fix options run on the reference walk (no kernel): without a budget a variant whose
+    # graph outgrows memory would run until the machine has none left.
+    game = make("flip-switch", rounds=1, switch_limit=2)
+    with pytest.raises(SolverError, match=r"more than 1,000 positions"):
+        solve_stochastic(game, max_positions=1000)

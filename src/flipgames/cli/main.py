@@ -330,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-positions",
         type=_count(1),
         default=catalog.DEFAULT_MAX_POSITIONS,
-        help="give up a deterministic solve beyond this many positions (default %(default)s)",
+        help="give up a solve beyond this many positions (default %(default)s)",
     )
     p.add_argument(
         "--memory",

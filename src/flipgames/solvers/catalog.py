@@ -53,7 +53,8 @@ def solution_ready(game: Game) -> bool:
 
 def solve(game: Game, progress: Progress = silent, max_positions: int | None = None) -> Solution:
     """Solve ``game`` from the start with the solver that fits it, through the disk cache
-    (``max_positions`` bounds a retrograde walk on the reference engine)."""
+    (``max_positions`` bounds the positions a solve may enumerate; more is a
+    :class:`~flipgames.solvers.retrograde.SolverError`)."""
     # Imported on first use: numpy, numba and each solver load only when a game is solved.
     if game.deterministic:
         from flipgames.solvers import retrograde
@@ -61,7 +62,7 @@ def solve(game: Game, progress: Progress = silent, max_positions: int | None = N
         return retrograde.cached_solve(game, progress, max_positions)
     from flipgames.solvers import stochastic
 
-    return stochastic.cached_solve(game, progress)
+    return stochastic.cached_solve(game, progress, max_positions)
 
 
 def solution(game: Game, progress: Progress = silent) -> Solution:

@@ -272,7 +272,9 @@ def cache_name(game: Game) -> str:
     return f"stochastic-{stored_keying(game, 'stochastic', VERSION)}"
 
 
-def cached_solve(game: Game, progress: Progress = silent) -> StochasticSolution:
+def cached_solve(
+    game: Game, progress: Progress = silent, max_positions: int | None = None
+) -> StochasticSolution:
     """:func:`solve_stochastic` from the disk cache, solving and storing it when missing.
 
     A cache file that fails its checksum or does not hold a well-formed solution is reported
@@ -282,7 +284,7 @@ def cached_solve(game: Game, progress: Progress = silent) -> StochasticSolution:
         cache_name(game),
         VERSION,
         game,
-        lambda: solve_stochastic(game, progress),
+        lambda: solve_stochastic(game, progress, max_positions=max_positions),
         StochasticSolution.to_payload,
         lambda payload: StochasticSolution.from_payload(game, payload),
     )
@@ -294,8 +296,12 @@ def solve_stochastic(
     *,
     root: State | None = None,
     policies: Sequence[Policy | None] = (None, None),
+    max_positions: int | None = None,
 ) -> StochasticSolution:
     """Solve every position reachable from ``root`` (default: the start) exactly.
+
+    With ``max_positions``, give up with :class:`SolverError` once more positions than that
+    are reachable (a variant too large for memory stops early instead of exhausting it).
 
     ``policies[p]``, when given, is a fixed policy player ``p`` follows: only its action is
     expanded there, so the other player's values are a best response to it (both fixed: the
@@ -316,7 +322,9 @@ def solve_stochastic(
     if len(policies) != 2:
         raise SolverError("policies: give one per player (None for optimal play)")
     started = time.perf_counter()
-    solved = solver_graph(game, progress, root=root, policies=policies)
+    solved = solver_graph(
+        game, progress, root=root, policies=policies, max_positions=max_positions
+    )
     arrays, numerators, denominator, _ = _Solver(game, solved.graph, progress).solve()
     names = tuple(None if p is None else policy_name(p) for p in policies)
     return StochasticSolution(
