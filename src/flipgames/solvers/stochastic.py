@@ -322,9 +322,7 @@ def solve_stochastic(
     if len(policies) != 2:
         raise SolverError("policies: give one per player (None for optimal play)")
     started = time.perf_counter()
-    solved = solver_graph(
-        game, progress, root=root, policies=policies, max_positions=max_positions
-    )
+    solved = solver_graph(game, progress, root=root, policies=policies, max_positions=max_positions)
     arrays, numerators, denominator, _ = _Solver(game, solved.graph, progress).solve()
     names = tuple(None if p is None else policy_name(p) for p in policies)
     return StochasticSolution(
