@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_startup_modules_do_not_load_numpy_or_numba() -> None:
@@ -19,8 +21,9 @@ def test_startup_modules_do_not_load_numpy_or_numba() -> None:
     assert loaded.strip() == ""
 
 
-def test_solving_loads_them() -> None:
-    """The check above can fail: solving a game does import both."""
+def test_solving_loads_them(tmp_path: Path) -> None:
+    """The check above can fail: solving a game does import both (an empty cache, since a
+    cached solution is read without numba)."""
     code = (
         "import sys\n"
         "from flipgames import make\n"
@@ -28,8 +31,9 @@ def test_solving_loads_them() -> None:
         "solve(make('checkered-flag', track='short', start='first'))\n"
         "print(' '.join(sorted(m for m in ('numba', 'numpy') if m in sys.modules)))\n"
     )
+    env = {**os.environ, "FLIPGAMES_CACHE": str(tmp_path)}
     loaded = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout
     assert loaded.split() == ["numba", "numpy"]
 

