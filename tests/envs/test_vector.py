@@ -17,6 +17,7 @@ import pytest
 from flipgames import make as make_game
 from flipgames.core.game import State
 from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
+from flipgames.games.flip_switch.kernel import OUTCOME_BASE
 
 GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag", "flip-switch"]
 RUBIKS_OPTIONS = [
@@ -208,6 +209,25 @@ def test_flip_switch_matches_match_the_reference(options):
     assert seen["terminated"] > 5 and seen["reset"]
     assert any(" won with " in text for text in endings)
     assert any("occurred for the third time" in text for text in endings)
+
+
+def test_a_flip_switch_shape_is_drawn_when_the_tile_is_flipped():
+    # No shapes are dealt to squares in advance: with the same seed, whichever square the
+    # agent flips first shows the same drawn shape, and before any flip every row shows nine
+    # face-down tiles and no face-up plane.
+    shapes = set()
+    for square in range(9):
+        envs = make("flip-switch", num_envs=4, seed=21)
+        observations, _ = envs.reset()
+        assert (observations["observation"][:, 0] == 1).all()
+        assert not observations["observation"][:, 1:4].any()
+        observations, *_, infos = envs.step([square] * 4)
+        outcomes = infos["replies"][:, 0]
+        for row, outcome in zip(observations["observation"], outcomes, strict=True):
+            rank, file = divmod(square, 3)
+            assert row[1 + outcome - OUTCOME_BASE, rank, file] == 1.0
+        shapes.add(tuple(outcomes.tolist()))
+    assert len(shapes) == 1
 
 
 @pytest.mark.parametrize("options", RUBIKS_OPTIONS)
