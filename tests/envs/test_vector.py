@@ -325,7 +325,16 @@ def test_gymnasium_make_vec_gives_the_compiled_batch_where_it_can():
     assert isinstance(envs, FlipgamesVectorEnv) and envs.num_envs == 3
     _, infos = envs.reset(seed=0)
     assert infos["seat"].tolist() == [1, 1, 1]
-    # Another level, or a game without a batch: Gymnasium's synchronous vector env.
+    # Flip Switch: the batch plays the single-agent env's matches (3 rounds by default, or
+    # the options given) with its length cap.
+    for options in ({}, {"rounds": 1, "lines": "edges"}):
+        envs = gymnasium.make_vec("flipgames/FlipSwitch-v0", num_envs=2, options=options)
+        single = gymnasium.make("flipgames/FlipSwitch-v0", options=options).unwrapped
+        assert isinstance(envs, FlipgamesVectorEnv)
+        assert envs.game.rounds == single.game.rounds == options.get("rounds", 3)
+        assert envs.game.lines == single.game.lines
+        assert envs.max_plies == single.game.max_game_length == 500 * envs.game.rounds
+    # Another level, or an option set without a batch: Gymnasium's synchronous vector env.
     for gym_id, kwargs in (
         ("flipgames/FlipFlop3x3-v0", {"opponent": "easy"}),
         ("flipgames/FlipSwitch-v0", {"options": {"must_flip": "yes"}}),
