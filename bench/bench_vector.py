@@ -23,7 +23,7 @@ import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
 from flipgames.envs.common import env_id
 from flipgames.envs.vector import make
 
-GAMES = ("flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag")
+GAMES = ("flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag", "flip-switch")
 
 
 def cpu_name() -> str:

@@ -17,8 +17,9 @@ import pytest
 from flipgames import make as make_game
 from flipgames.core.game import State
 from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
+from flipgames.games.flip_switch.kernel import OUTCOME_BASE
 
-GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag"]
+GAMES = ["flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag", "flip-switch"]
 RUBIKS_OPTIONS = [
     {"flip": "flap"},
     {"lock": "orthogonal"},
@@ -36,6 +37,8 @@ class Shadow:
         self.state: State = self.game.new_initial_state()
         self.plies = 0
         self.done = False
+        #: How each Flip Switch round ended (its reference wording), to show what a run covered.
+        self.round_endings: list[str] = []
 
     def start(self, replies: np.ndarray, seat: int, cap: int) -> int:
         self.state = self.game.new_initial_state()
@@ -45,8 +48,11 @@ class Shadow:
 
     def play(self, action: int) -> None:
         assert action in self.state.legal_actions()
+        before = self.state
         self.state = self.state.apply(action)
         self.plies += 1
+        if self.game.name == "flip-switch" and len(self.state.results) > len(before.results):
+            self.round_endings.append(self.state.board_view(None)["last_round"])
 
     def reply(self, replies: np.ndarray, seat: int, cap: int) -> int:
         """Play the batch's reported plies after the agent's (chance outcomes and the
@@ -99,7 +105,10 @@ def run(
     num_envs: int = 6,
     policy: str = "random",
     options: dict[str, object] | None = None,
+    endings: list[str] | None = None,
 ):
+    """Shadow a batch for ``steps`` steps; returns what it saw (and adds how every Flip
+    Switch round ended to ``endings``)."""
     envs = make(
         game_name, num_envs=num_envs, seed=seed, seat=seat, max_plies=max_plies, options=options
     )
@@ -148,6 +157,8 @@ def run(
                 seen["drawn"] += over and state.returns() == (0, 0)
                 shadow.done = bool(terminated[i] or truncated[i])
             check_row(envs, observations, infos, shadows, i)
+    if endings is not None:
+        endings += [text for shadow in shadows for text in shadow.round_endings]
     return seen
 
 
@@ -174,6 +185,49 @@ def test_checkered_flag_races_match_the_reference(options):
     # Chance (the start spin, every spin) is drawn in the kernel and reported in replies.
     seen = run("checkered-flag", None, max_plies=None, steps=150, seed=4, options=options)
     assert seen["terminated"] > 5 and seen["reset"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"lines": "edges"},
+        {"rounds": 1, "no_move": "pass"},
+        {"lines": "edges", "no_move": "pass", "rounds": 4},
+    ],
+)
+def test_flip_switch_matches_match_the_reference(options):
+    # Every flip's shape is drawn in the kernel when the flip is made and reported in replies;
+    # the observation rows equal the reference tensor, which has no plane for a face-down
+    # tile's shape. Matches of several rounds cover the round changes and the round score;
+    # the agent's lowest-id policy walks into repetitions (the third occurrence draws a round).
+    endings: list[str] = []
+    seen = run(
+        "flip-switch", None, None, steps=250, seed=6, policy="first", options=options,
+        endings=endings,
+    )  # fmt: skip
+    assert seen["terminated"] > 5 and seen["reset"]
+    assert any(" won with " in text for text in endings)
+    assert any("occurred for the third time" in text for text in endings)
+
+
+def test_a_flip_switch_shape_is_drawn_when_the_tile_is_flipped():
+    # No shapes are dealt to squares in advance: with the same seed, whichever square the
+    # agent flips first shows the same drawn shape, and before any flip every row shows nine
+    # face-down tiles and no face-up plane.
+    shapes = set()
+    for square in range(9):
+        envs = make("flip-switch", num_envs=4, seed=21)
+        observations, _ = envs.reset()
+        assert (observations["observation"][:, 0] == 1).all()
+        assert not observations["observation"][:, 1:4].any()
+        observations, *_, infos = envs.step([square] * 4)
+        outcomes = infos["replies"][:, 0]
+        for row, outcome in zip(observations["observation"], outcomes, strict=True):
+            rank, file = divmod(square, 3)
+            assert row[1 + outcome - OUTCOME_BASE, rank, file] == 1.0
+        shapes.add(tuple(outcomes.tolist()))
+    assert len(shapes) == 1
 
 
 @pytest.mark.parametrize("options", RUBIKS_OPTIONS)
@@ -271,10 +325,19 @@ def test_gymnasium_make_vec_gives_the_compiled_batch_where_it_can():
     assert isinstance(envs, FlipgamesVectorEnv) and envs.num_envs == 3
     _, infos = envs.reset(seed=0)
     assert infos["seat"].tolist() == [1, 1, 1]
-    # Another level, or a game without a batch: Gymnasium's synchronous vector env.
+    # Flip Switch: the batch plays the single-agent env's matches (3 rounds by default, or
+    # the options given) with its length cap.
+    for options in ({}, {"rounds": 1, "lines": "edges"}):
+        envs = gymnasium.make_vec("flipgames/FlipSwitch-v0", num_envs=2, options=options)
+        single = gymnasium.make("flipgames/FlipSwitch-v0", options=options).unwrapped
+        assert isinstance(envs, FlipgamesVectorEnv)
+        assert envs.game.rounds == single.game.rounds == options.get("rounds", 3)
+        assert envs.game.lines == single.game.lines
+        assert envs.max_plies == single.game.max_game_length == 500 * envs.game.rounds
+    # Another level, or an option set without a batch: Gymnasium's synchronous vector env.
     for gym_id, kwargs in (
         ("flipgames/FlipFlop3x3-v0", {"opponent": "easy"}),
-        ("flipgames/FlipSwitch-v0", {}),
+        ("flipgames/FlipSwitch-v0", {"options": {"must_flip": "yes"}}),
     ):
         envs = gymnasium.make_vec(gym_id, num_envs=2, **kwargs)
         assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
@@ -287,7 +350,7 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="opponent='random' only"):
         make("flipflop", 2, opponent="hard")
     with pytest.raises(NoVectorKernelError, match="no compiled batch"):
-        make("flip-switch", 2)
+        make("flip-switch", 2, options={"switch_limit": 6})
     with pytest.raises(ValueError, match="seat must be"):
         make("flipflop", 2, seat=2)
     with pytest.raises(ValueError, match="num_envs must be at least 1"):

@@ -7,8 +7,11 @@ opponent. One ``step`` is one call into the game's compiled batch function (see
 reply, the observation tensor and the legal-action mask, with no Python per environment.
 Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
 FlipFour, Rubik's Flip and Checkered Flag (every option set; Checkered Flag's spins are drawn
-inside the kernel with their exact probabilities from each environment's seeded generator).
-Flip Switch has none yet: ``gymnasium.make_vec`` falls back to a ``SyncVectorEnv`` there.
+inside the kernel with their exact probabilities from each environment's seeded generator),
+and Flip Switch where its kernel exists (the published 3x3 board, any ``lines``, ``no_move``
+and ``rounds``; each flip's shape is drawn inside when the flip is made, so a face-down tile
+has no shape to leak). The other Flip Switch option sets (other sizes, ``must_flip``,
+``switch_limit``) have no batch: ``gymnasium.make_vec`` falls back to a ``SyncVectorEnv``.
 
 Everything else is :class:`flipgames.envs.gymnasium.FlipgamesEnv`'s, batched: observations
 ``{"observation": (num_envs, *observation_tensor_shape) float32, "action_mask": (num_envs,
@@ -197,8 +200,8 @@ def make_vec_env(
 ) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
     """``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=...)``'s entry: the compiled batch
     when the game has one and the opponent is ``random``, else a ``SyncVectorEnv`` of
-    :class:`~flipgames.envs.gymnasium.FlipgamesEnv` (other levels, chance games,
-    ``render_mode``). Both autoreset at the next step."""
+    :class:`~flipgames.envs.gymnasium.FlipgamesEnv` (other levels, option sets without a
+    kernel, ``render_mode``). Both autoreset at the next step."""
     if opponent == "random" and not kwargs:
         game_object = make_game(game, options or {})
         if getattr(game_object.kernel(), "vector", None) is not None:

@@ -57,6 +57,7 @@ from flipgames.games.flip_switch.notation import FACE_DOWN, NO_SWITCH, UNCLAIMED
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.flip_switch.rules import FlipSwitch, FlipSwitchState
+    from flipgames.games.flip_switch.vector_kernel import FlipSwitchBatch
 
 SIZE: Final = 3
 SQUARES: Final = 9
@@ -481,6 +482,13 @@ class FlipSwitchKernel:
         self.passing = bool(game.passing)
         self.rounds = game.rounds
         self.square_maps, self.pair_maps, self.shape_maps = _symmetries()
+
+    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipSwitchBatch:
+        """``num_envs`` matches of one seat against a random opponent, each flip's shape drawn
+        inside when it is made, stepped together in compiled code (see :mod:`.vector_kernel`)."""
+        from flipgames.games.flip_switch.vector_kernel import FlipSwitchBatch
+
+        return FlipSwitchBatch(self, self.game.num_distinct_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         return self.traced_playouts(n, seed, max_plies, traced=0)[0]
