@@ -191,7 +191,9 @@ async def hard_games(port: int, seconds: float) -> None:
     print(f"  computer replies made:           {replies}")
 
 
-async def online_games(port: int, seconds: float, server: int, games: int = 50) -> None:
+async def online_games(
+    port: int, seconds: float, server: int, think: float = 0.0, games: int = 50
+) -> None:
     stop = time.perf_counter() + seconds
     trips: list[float] = []
     acted = 0
@@ -232,6 +234,9 @@ async def online_games(port: int, seconds: float, server: int, games: int = 50) 
                 if view["status"] == "finished" or time.perf_counter() >= stop:
                     return
                 if view["legal"] and sent_at is None:
+                    if think:
+                        # A player's thinking time, jittered so the tables drift apart.
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                     sent_ply = view["ply"]
                     sent_at = time.perf_counter()
                     await ws.send(
@@ -262,7 +267,8 @@ async def online_games(port: int, seconds: float, server: int, games: int = 50) 
     elapsed = max(last_answer, started + 1e-9) - started
     server_cpu = tree_cpu(server) - server_cpu
     client_cpu = time.process_time() - client_cpu
-    print(f"  {2 * games} clients in {games} online games: {acted / elapsed:.0f} actions/s")
+    paced = f", {1000 * think:.0f} ms thinking a move" if think else ", no thinking time"
+    print(f"  {2 * games} clients in {games} online games{paced}: {acted / elapsed:.0f} actions/s")
     print(f"  action round trip (socket):  {percentiles(trips)}")
     print(f"  actions sent but never answered with a view: {stalled}")
     # Wall-clock figures depend on what else the machine runs; CPU per action does less.
@@ -281,6 +287,13 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL)")
     parser.add_argument("--only", choices=["hard", "online"], help="run one scenario")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="online players' mean thinking time a move in ms (default 0: as fast as answered)",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="flipgames-bench-"))
     database = args.db or f"sqlite:///{folder / 'arcade.sqlite'}"
@@ -306,7 +319,7 @@ def main() -> None:
             asyncio.run(hard_games(port, args.seconds))
         if args.only in (None, "online"):
             print("online:")
-            asyncio.run(online_games(port, args.seconds, server.pid))
+            asyncio.run(online_games(port, args.seconds, server.pid, args.think / 1000))
     finally:
         server.terminate()
         server.wait(timeout=30)
