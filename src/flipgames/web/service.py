@@ -534,17 +534,7 @@ class MatchService:
             if caught_up is not None:
                 state, played = caught_up
                 return replace(
-                    cached,
-                    state=state,
-                    played=played,
-                    token_hashes=hashes,
-                    revision=row.revision,
-                    ending=row.ending,
-                    ending_result=row.ending_result,
-                    draw_offer=row.draw_offer,
-                    rematch_id=row.rematch_id,
-                    clock=clocks.from_row(row),
-                    ending_detail=row.ending_detail,
+                    cached, state=state, played=played, token_hashes=hashes, **_stored(row)
                 )
         self.replays += 1
         try:
@@ -569,19 +559,7 @@ class MatchService:
             raise CorruptMatchError(f"match {match_id!r} does not replay: {exc}") from exc
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
         match = Match(row.id, game, row.seed, mode, row.level, row.human_seat, bool(row.assist))
-        return Loaded(
-            match,
-            state,
-            hashes,
-            row.revision,
-            ending=row.ending,
-            ending_result=row.ending_result,
-            draw_offer=row.draw_offer,
-            rematch_id=row.rematch_id,
-            clock=clocks.from_row(row),
-            ending_detail=row.ending_detail,
-            played=Played.of(state),
-        )
+        return Loaded(match, state, hashes, played=Played.of(state), **_stored(row))
 
     @staticmethod
     def _catch_up(cached: Loaded, stored: list[str]) -> tuple[State, Played] | None:
@@ -1186,6 +1164,20 @@ def _read_stored(
         .order_by(actions.c.ply)
     ).all()
     return row, hashes, list(rows)
+
+
+def _stored(row: Any) -> dict[str, Any]:
+    """What a match's row holds besides its game and actions, as :class:`Loaded` fields (one
+    list, so a new column reaches both a replay and a catch-up)."""
+    return {
+        "revision": row.revision,
+        "ending": row.ending,
+        "ending_result": row.ending_result,
+        "draw_offer": row.draw_offer,
+        "rematch_id": row.rematch_id,
+        "clock": clocks.from_row(row),
+        "ending_detail": row.ending_detail,
+    }
 
 
 def _flag_due(loaded: Loaded) -> bool:
