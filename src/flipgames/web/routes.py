@@ -97,6 +97,14 @@ async def _broadcast(request: Request, match_id: str, loaded: Loaded | None = No
     )
 
 
+async def _taken_back(request: Request, match_id: str) -> None:
+    """After an undo or a resignation: the move the computer was working out belongs to a
+    position that is gone, so it is cancelled; then the match goes to its sockets."""
+    ai_moves: AiMoves = request.app.state.ai_moves
+    ai_moves.cancel(match_id)
+    await _broadcast(request, match_id)
+
+
 def _think(connection: HTTPConnection, view: schemas.View) -> None:
     """Have the computer work out its move if ``view`` says it is to move."""
     if view.thinking:
@@ -254,9 +262,7 @@ async def undo(
 ) -> schemas.View:
     """Against the AI: back to your previous decision."""
     view = await run_in_threadpool(service.undo, match_id, body.token)
-    ai_moves: AiMoves = request.app.state.ai_moves
-    ai_moves.cancel(match_id)  # the move it was working out is taken back
-    await _broadcast(request, match_id)
+    await _taken_back(request, match_id)
     return view
 
 
@@ -270,9 +276,7 @@ async def resign(
 ) -> schemas.View:
     """Give up: the other player wins (on a shared screen, the player to move resigns)."""
     view = await run_in_threadpool(service.resign, match_id, body.token)
-    ai_moves: AiMoves = request.app.state.ai_moves
-    ai_moves.cancel(match_id)
-    await _broadcast(request, match_id)
+    await _taken_back(request, match_id)
     return view
 
 
