@@ -10,7 +10,7 @@ import pytest
 
 from flipgames import make
 from flipgames.agents.exact import ExactSearchAgent
-from flipgames.agents.kernel_search import NoKernelSearchError
+from flipgames.agents.kernel_search import KernelAlphaBetaAgent, NoKernelSearchError
 from flipgames.core.game import State
 from flipgames.games.rubiks_flip.rules import RubiksFlipState
 
@@ -49,10 +49,10 @@ def _positions(plies: int, count: int, seed: int) -> list[State]:
     return found
 
 
-def test_late_positions_keep_their_value_and_set_the_deepest_trap() -> None:
+def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
     """Thirteen tiles down every action's value is found; the move keeps the value, and among
-    drawing moves it is one that leaves the most losing replies (shares checked by
-    minimax)."""
+    drawing moves it is one with the strongest lure, then the most losing replies (shares
+    checked by minimax; a lure needs a losing reply)."""
     game = make("rubiks-flip")
     memo: dict[tuple[int, ...], int] = {}
     trapped = 0
@@ -71,10 +71,14 @@ def test_late_positions_keep_their_value_and_set_the_deepest_trap() -> None:
                 replies = [] if child.is_terminal() else list(child.legal_actions())
                 losing = sum(_after(child, r, memo) == -1 for r in replies)
                 assert report.traps[move] == (losing / len(replies) if replies else 0.0)
-            best = max(report.traps.values())
-            assert report.traps[action] == best
-            trapped += best > 0
-    assert trapped > 0  # the positions above include traps to set
+                assert 0.0 <= report.lures[move] <= 1.0
+                assert report.lures[move] == 0.0 or losing > 0
+            strongest = max(report.lures.values())
+            assert report.lures[action] == strongest
+            tied = [m for m in keeping if report.lures[m] == strongest]
+            assert report.traps[action] == max(report.traps[m] for m in tied)
+            trapped += strongest > 0
+    assert trapped > 0  # the positions above include lures to set
 
 
 def test_a_win_is_taken() -> None:
@@ -104,3 +108,45 @@ def test_budgets_and_games_are_checked() -> None:
         ExactSearchAgent(random.Random(1), make("rubiks-flip"), seconds=1, max_nodes=10)
     with pytest.raises(NoKernelSearchError, match="flipflop has no exact search"):
         ExactSearchAgent(random.Random(1), make("flipflop"), max_nodes=10)
+
+
+def test_shallow_searchers_fall_into_the_traps() -> None:
+    """From positions eight tiles in that are draws, ``hard`` (node budgets, reproducible)
+    against a three-ply compiled alpha-beta never loses and wins some games: the lures model
+    exactly that kind of opponent."""
+    game = make("rubiks-flip")
+    memo: dict[tuple[int, ...], int] = {}
+    starts = [s for s in _positions(8, 30, seed=21) if _minimax(s, memo) == 0][:12]
+    results = []
+    for index, start in enumerate(starts):
+        hard = ExactSearchAgent(random.Random(index), game, max_nodes=3_000_000)
+        shallow = KernelAlphaBetaAgent(random.Random(index), game, depth=3, max_nodes=10**6)
+        seat = start.current_player
+        state = start
+        while not state.is_terminal():
+            agent = hard if state.current_player == seat else shallow
+            state = state.apply(agent.choose(state))
+        results.append(state.returns()[seat])
+    assert min(results) == 0  # a draw kept
+    assert sum(r > 0 for r in results) >= 2
+
+
+def test_reply_playouts_judge_each_reply() -> None:
+    """The kernel's random playouts after each reply: one mean per legal action, within
+    [-1, 1], and exactly 1 for a reply that wins on the spot."""
+    game = make("rubiks-flip")
+    from flipgames.solvers import alphabeta
+
+    kernel = alphabeta.searchable(game)
+    assert kernel is not None
+    seen_win = False
+    for state in _positions(13, 20, seed=3):
+        means = kernel.reply_playouts(kernel.position(state), 16, 7)
+        assert sorted(means) == sorted(state.legal_actions())
+        for action, mean in means.items():
+            assert -1.0 <= mean <= 1.0
+            child = state.apply(action)
+            if child.is_terminal() and child.returns()[state.current_player] > 0:
+                assert mean == 1.0
+                seen_win = True
+    assert seen_win

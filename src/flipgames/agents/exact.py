@@ -7,9 +7,12 @@ this agent, within its time budget:
 1. asks the kernel's exact search (:mod:`flipgames.solvers.alphabeta`) for every legal
    action's value (win, draw or loss for the side to move). Where that fits in the time it
    never throws a value away and always takes a win it is offered;
-2. among the actions that keep a draw, prefers the one that leaves the opponent the largest
-   share of losing replies (each reply checked exactly): a trap. A perfect opponent still
-   draws; one that plays by sampling, like MCTS with random rollouts, falls in more often;
+2. among the actions that keep a draw, sets a trap: it prefers the one after which a
+   fallible opponent is most likely to reply with a losing move (a *lure*, averaged over two
+   kinds of opponent: a searcher with a short horizon, which plays what a shallow search with
+   the game's evaluation ranks first, and a player judging by random playouts, like MCTS;
+   each reply's value checked exactly), then the one that leaves the opponent the largest
+   share of losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
    (the opening), with the compiled alpha-beta and the game's evaluation
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
@@ -37,13 +40,19 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
-from flipgames.agents.kernel_search import KernelAlphaBetaAgent, NoKernelSearchError
+from flipgames.agents.kernel_search import (
+    KernelAlphaBetaAgent,
+    NoKernelSearchError,
+    kernel_searcher,
+)
 from flipgames.solvers import alphabeta
 
 if TYPE_CHECKING:
@@ -58,7 +67,21 @@ if TYPE_CHECKING:
 FIRST_RATE = 1_000_000
 #: The share of the move's time the exact search may plan to use; the rest is the heuristic
 #: search's (which also breaks ties among equally good exact answers).
-EXACT_SHARE = 0.6
+EXACT_SHARE = 0.8
+#: The horizons a lure is measured at (see ``ExactSearchAgent._lure``), the nodes an opponent
+#: is assumed to afford (a three-ply search of a Rubik's Flip midgame takes 8,000-15,000, a
+#: five-ply one 100,000-450,000 until about the eleventh tile), and how many times the last
+#: depth's nodes the next one is expected to take (it is not started if that is too many).
+LURE_DEPTHS = (1, 3, 5)
+LURE_NODES = 40_000
+LURE_GROWTH = 6
+#: Random playouts after each reply, how sharply their mean result sets a reply's weight, and
+#: how many of the heaviest replies are checked exactly (the rest weigh little).
+PLAYOUTS = 32
+PLAYOUT_SHARPNESS = 8.0
+PLAYOUT_CHECKED = 6
+#: The share of the move's time after which measuring traps stops (the rest breaks ties).
+TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
 TABLE_BYTES = 16 << 20
 
@@ -67,12 +90,14 @@ TABLE_BYTES = 16 << 20
 class ExactReport:
     """What the last move's search found: whether the exact search answered, the value of the
     position for the mover (+1, 0, -1; None if not exact), the actions that keep it, and for
-    each of those the share of the opponent's replies that lose (where it was measured)."""
+    each of those the share of the opponent's replies that lose (``traps``) and how much a
+    shallow searcher is drawn to them (``lures``; both where they were measured)."""
 
     exact: bool = False
     value: int | None = None
     keeping: list[int] = field(default_factory=list)
     traps: dict[int, float] = field(default_factory=dict)
+    lures: dict[int, float] = field(default_factory=dict)
 
 
 class _OutOfNodes(Exception):
@@ -108,6 +133,10 @@ class ExactSearchAgent(Agent):
         self.heuristic = KernelAlphaBetaAgent(
             rng, game, seconds=seconds, max_nodes=max_nodes, clock=clock, depth_step=depth_step
         )
+        model = kernel_searcher(game)
+        assert model is not None  # the game has an exact search, so it has a kernel
+        #: The shallow searcher that measures lures, with a table of its own.
+        self.model = model
         self.table: npt.NDArray[np.int64] = np.zeros(
             alphabeta.table_entries(TABLE_BYTES), dtype=np.int64
         )
@@ -117,12 +146,15 @@ class ExactSearchAgent(Agent):
         #: it, it is not tried again (an earlier position is bigger).
         self.too_big = -1
         self.last = ExactReport()
+        #: When the current move's trap measuring must stop (None: node budgets only).
+        self.deadline: float | None = None
 
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         start = self.clock()
+        self.deadline = None if self.seconds is None else start + TRAP_SHARE * self.seconds
         self.last = report = ExactReport()
         plies = len(state.history)
         if plies > self.too_big:
@@ -136,10 +168,15 @@ class ExactSearchAgent(Agent):
         candidates = list(legal)
         if report.exact:
             candidates = report.keeping
-            most = max(report.traps.values(), default=0.0)
-            if most > 0:
-                # (If the budget ran out while counting, only the counted actions compete.)
-                candidates = [a for a in candidates if report.traps.get(a) == most]
+            if report.lures:
+                # The strongest lure, then the most losing replies where they were counted
+                # for every such action. (If the budget ran out while measuring lures, only
+                # the measured actions compete.)
+                strongest = max(report.lures.values())
+                candidates = [a for a in report.lures if report.lures[a] == strongest]
+                if all(a in report.traps for a in candidates):
+                    most = max(report.traps[a] for a in candidates)
+                    candidates = [a for a in candidates if report.traps[a] == most]
         if len(candidates) == 1:
             return candidates[0]
         if self.seconds is not None:
@@ -155,14 +192,22 @@ class ExactSearchAgent(Agent):
         began = self.clock()
         try:
             value, keeping = self._values(kernel.position(state))
-            report.value, report.keeping, report.exact = value, keeping, True
-            if value == 0 and len(keeping) > 1:
-                self._traps(kernel.position(state), keeping, report)
         except _OutOfNodes:
-            pass
+            self._measure(began)
+            return
+        self._measure(began)
+        report.value, report.keeping, report.exact = value, keeping, True
+        if value == 0 and len(keeping) > 1:
+            # Out of budget, the actions measured so far compete (see ``choose``).
+            with contextlib.suppress(_OutOfNodes):
+                self._traps(state, kernel.position(state), keeping, report)
+
+    def _measure(self, began: float) -> None:
+        """The exact search's rate, from the values just searched (the traps' shallow
+        searches run at another)."""
         spent = self.clock() - began
-        if spent >= 0.01 and stats[0] > 0:
-            self.rate = stats[0] / spent
+        if spent >= 0.01 and self.stats[0] > 0:
+            self.rate = self.stats[0] / spent
 
     def _search(self, position: int, alpha: int, beta: int) -> int:
         value = self.kernel.search(position, alpha, beta, self.table, self.stats)
@@ -184,24 +229,84 @@ class ExactSearchAgent(Agent):
                 keeping.append(action)
         return value, keeping
 
-    def _traps(self, position: int, drawing: list[int], report: ExactReport) -> None:
-        """For each drawing action, the share of the opponent's replies that lose for them;
-        only actions measured completely get a share (a partial count would be biased)."""
+    def _traps(self, state: State, position: int, drawing: list[int], report: ExactReport) -> None:
+        """For each drawing action, how a shallow searcher is drawn to the opponent's losing
+        replies (:meth:`_lure`, every action first: it checks only the replies that searcher
+        ranks first, so it is cheap), then the share of the replies that lose for them (each
+        reply checked). Only actions measured completely get a figure (a partial count
+        would be biased); an action in a random order, so a budget cut short favours none."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
             if terminal is None  # a drawing action that ends the game leaves no reply
         }
-        # A random order, so that a count cut short by the budget favours no action.
-        for action in self.rng.sample(drawing, len(drawing)):
+        order = self.rng.sample(drawing, len(drawing))
+        for action in order:
+            self._check_time()
+            if action in children:
+                report.lures[action] = self._lure(state.apply(action), children[action])
+            else:
+                report.lures[action] = 0.0
+        for action in order:
+            self._check_time()
             if action not in children:
                 report.traps[action] = 0.0
                 continue
             replies = self.kernel.children(children[action])
-            losing = 0
-            for _, grandchild, terminal in replies:
-                if terminal is not None:
-                    losing += terminal > 0
-                else:
-                    losing += self._search(grandchild, 0, 1) > 0
+            losing = sum(self._loses(grandchild, terminal) for _, grandchild, terminal in replies)
             report.traps[action] = losing / len(replies)
+
+    def _loses(self, position: int, terminal: int | None) -> bool:
+        """Whether the opponent's reply that made ``position`` (a terminal one with the value
+        ``terminal`` for us) loses for them."""
+        if terminal is not None:
+            return terminal > 0
+        return self._search(position, 0, 1) > 0
+
+    def _lure(self, child: State, position: int) -> float:
+        """How likely a fallible opponent is to answer ``child`` (the packed ``position``)
+        with a losing reply, averaged over two kinds of opponent (replies checked exactly):
+
+        * a searcher with a short horizon: the share of losing replies among those ranked
+          first by the deepest search of :data:`LURE_DEPTHS` affordable within
+          :data:`LURE_NODES` nodes, with the game's evaluation. (An opponent deepening by
+          iterations plays what its deepest completed one ranks first; near the end a search
+          is cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as
+          the game's own search deepens: an even horizon ends on the opponent's placement.)
+        * a player judging by random playouts (MCTS): each reply weighted by
+          ``exp(PLAYOUT_SHARPNESS * mean)`` of :data:`PLAYOUTS` random playouts after it, the
+          weight of the losing ones among the :data:`PLAYOUT_CHECKED` best-looking replies.
+        """
+        from flipgames.core.jit_search import iterative_deepening
+
+        replies = {reply: (after, end) for reply, after, end in self.kernel.children(position)}
+        lost: dict[int, bool] = {}
+
+        def loses(reply: int) -> bool:
+            if reply not in lost:
+                lost[reply] = self._loses(*replies[reply])
+            return lost[reply]
+
+        scores: dict[int, int] = {}
+        nodes = 0
+        for depth in LURE_DEPTHS:
+            if nodes * LURE_GROWTH > LURE_NODES:
+                break  # the next depth would not finish: an opponent would play this one
+            result = iterative_deepening(
+                self.model, child, self.rng, depth, max_nodes=LURE_NODES, depth_step=2
+            )
+            if result.depth < depth:
+                break
+            scores, nodes = result.scores, result.nodes
+        top = max(scores.values())
+        picks = [reply for reply, score in scores.items() if score == top]
+        searched = sum(loses(reply) for reply in picks) / len(picks)
+        means = self.kernel.reply_playouts(position, PLAYOUTS, self.rng.randrange(1 << 31))
+        weights = {reply: math.exp(PLAYOUT_SHARPNESS * mean) for reply, mean in means.items()}
+        likely = sorted(weights, key=weights.__getitem__, reverse=True)[:PLAYOUT_CHECKED]
+        sampled = sum(weights[reply] for reply in likely if loses(reply)) / sum(weights.values())
+        return (searched + sampled) / 2
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise _OutOfNodes
