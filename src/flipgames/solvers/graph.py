@@ -234,11 +234,9 @@ def solver_graph(
         return SolverGraph(graph, KernelLocator(builder, graph.keys), start)
     encode = builder.encode if builder is not None else None
     graph, index = reference_graph(game, start, encode, policies, progress, max_positions)
-    locator: Locator
-    if builder is not None:
-        locator = KernelLocator(builder, graph.keys)
-    else:
-        locator = ReferenceLocator(index)
+    locator: Locator = (
+        KernelLocator(builder, graph.keys) if builder is not None else ReferenceLocator(index)
+    )
     return SolverGraph(graph, locator, start)
 
 

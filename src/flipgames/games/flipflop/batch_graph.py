@@ -68,7 +68,8 @@ def canonical(keys: I32, area: int, mirror: I32) -> I32:
     reflected = keys >> (3 * area) << (3 * area)
     for part in range(3):
         reflected |= mirror[(keys >> (part * area)) & mask] << (part * area)
-    return np.minimum(keys, reflected)
+    smaller: I32 = np.minimum(keys, reflected)
+    return smaller
 
 
 def dense_index(keys: I32, area: int, place: I32) -> I32:
@@ -79,7 +80,8 @@ def dense_index(keys: I32, area: int, place: I32) -> I32:
     mask = (1 << area) - 1
     code = place[keys & mask] + 3 * place[(keys >> area) & mask]
     code += place[(keys >> (2 * area)) & mask]
-    return code * 2 + (keys >> (3 * area))
+    index: I32 = code * 2 + (keys >> (3 * area))
+    return index
 
 
 #: A piece on 3x3 has at most four targets and a side at most three pieces: four signed
