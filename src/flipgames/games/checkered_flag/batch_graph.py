@@ -137,9 +137,7 @@ class CheckeredFlagGraph:
         weights[choose] = 1
         node, column = np.nonzero(actions >= 0)
         action, weight = actions[node, column], weights[node, column]
-        child = self._step(
-            phase[node], mover[node], d0[node], d1[node], g0[node], g1[node], action
-        )
+        child = self._step(phase[node], mover[node], d0[node], d1[node], g0[node], g1[node], action)
         # Outcomes reaching one position are one edge, at the first one's place.
         order = np.lexsort((child, node))
         same = (np.diff(node[order]) == 0) & (np.diff(child[order]) == 0)
@@ -157,9 +155,7 @@ class CheckeredFlagGraph:
             weights=merged_weight[kept],
         )
 
-    def _step(
-        self, phase: I64, mover: I64, d0: I64, d1: I64, g0: I64, g1: I64, action: I64
-    ) -> I64:
+    def _step(self, phase: I64, mover: I64, d0: I64, d1: I64, g0: I64, g1: I64, action: I64) -> I64:
         """The keys after each ``action`` (the kernel's ``step``, a position per entry)."""
         t = self.tables
         length = len(t.crash_at)

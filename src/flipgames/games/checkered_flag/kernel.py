@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
     from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
 
+
 class PerftUnsupportedError(FlipgamesError, ValueError):
     """perft asked of this chance game's kernel (the kernel's twin of
     :class:`flipgames.solvers.perft.PerftUnsupportedError`: games import only ``core``)."""
