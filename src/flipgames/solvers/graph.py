@@ -72,7 +72,8 @@ class KernelLocator:
     Built from a payload it takes the game rather than its builder and makes the builder on
     the first lookup, except of the graph's root (node 0: graphs are built breadth first from
     it) when it is given: a cached solution whose value from the start is all that is asked
-    (``solve`` reporting it) never loads numba and the kernel's machine code."""
+    (``solve`` reporting it) builds nothing, which for a game without a numpy builder spares
+    loading numba and the kernel's machine code."""
 
     kind = "kernel"
 
