@@ -95,8 +95,8 @@ def main() -> None:
         parser.error("--runs must be at least 1")
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {platform.system()}")
     print(f"python: {platform.python_version()}; load average before: {load()}")
-    bytecode = "not written" if sys.dont_write_bytecode else "written"
-    print(f"bytecode cache: {bytecode} (PYTHONDONTWRITEBYTECODE)")
+    writes = "off" if sys.dont_write_bytecode else "on"
+    print(f"bytecode cache writes: {writes} (PYTHONDONTWRITEBYTECODE; existing .pyc are read)")
     command = entry_point()
     for game in args.games:
         walls, solves = [], []
