@@ -216,14 +216,16 @@ class FlipFlop3x3Graph:
             bishops = (frontier >> (2 * area)) & mask
             mine, enemy = (w, b) if side == 0 else (b, w)
             enemy_on = ((enemy >> goal0) & 1) | (((enemy >> goal1) & 1) << 1)
-            # Per position its SLOTS piece squares, and per piece its SLOTS targets.
-            squares = moves.pieces[mine].view(np.int8).reshape(-1, SLOTS).astype(np.int32)
+            # Per position its pieces' squares (a side has at most 3: the fourth byte is
+            # padding), and per piece its SLOTS targets.
+            pieces = moves.pieces[mine].view(np.int8).reshape(-1, SLOTS)
+            squares = pieces[:, : g.size].astype(np.int32)
             face = (bishops[:, None] >> np.maximum(squares, 0)) & 1
             row = (((squares * 2 + face) << area | (w | b)[:, None]) << 2) | enemy_on[:, None]
             row = np.where(squares < 0, no_piece, row)
             targets = moves.targets[side][row].view(np.int8).ravel()
             found = np.flatnonzero(targets >= 0)
-            parent = found // (SLOTS * SLOTS)
+            parent = found // (g.size * SLOTS)
             origin_bit = bit[squares.ravel()[found // SLOTS]]
             target_bit = bit[targets[found]]
             moved = origin_bit | target_bit
