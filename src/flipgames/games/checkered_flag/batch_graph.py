@@ -20,7 +20,7 @@ kernel for several option sets.
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -49,9 +49,13 @@ GEAR_CHOICES: Final = np.array(
 )
 
 
-def pack(phase: I64, mover: I64, d0: I64, d1: I64, g0: I64, g1: I64) -> I64:
-    """Keys of positions, field by field (as the kernel's ``pack``)."""
-    key: I64 = (
+#: A key's fields: Python integers (one position) or arrays (a batch).
+Field = TypeVar("Field", int, I64)
+
+
+def pack(phase: Field, mover: Field, d0: Field, d1: Field, g0: Field, g1: Field) -> Field:
+    """The keys of positions from their fields (as the kernel's ``pack``)."""
+    key: Field = (
         phase
         | (mover << MOVER_SHIFT)
         | (g0 << GEAR_SHIFT)
@@ -105,8 +109,7 @@ class CheckeredFlagGraph:
         phase, mover, d0, d1, g0, g1 = race.key()
         if phase == OVER:
             d0 = d1 = g0 = g1 = 0
-        fields = (np.array([f], np.int64) for f in (phase, mover, d0, d1, g0, g1))
-        return int(pack(*fields)[0])
+        return pack(phase, mover, d0, d1, g0, g1)
 
     def graph(self, progress: Progress = silent, root: State | None = None) -> PositionGraph:
         """Every position reachable from ``root`` (default: the start); no symmetry folded
