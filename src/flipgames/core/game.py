@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from flipgames.core.kernel import Kernel
+    from flipgames.core.kernel import GraphBuilder, Kernel
 
 #: ``State.current_player`` at a chance node (the next action is a chance outcome).
 CHANCE: Final = -1
@@ -153,6 +153,15 @@ class Game(ABC):
         """This game's compiled kernel, or None when it has none. Algorithms ask
         :func:`flipgames.core.kernel.kernel_for` instead, which honours ``FLIPGAMES_KERNEL``;
         games import their kernel module here, lazily, so numba loads only when needed."""
+        return None
+
+    def graph_builder(self) -> GraphBuilder | None:
+        """A builder of this game's whole position graph that loads no compiled code, keyed
+        and numbered exactly as its kernel's ``graph()``, or None when the game has none.
+        The exact solvers prefer it to the kernel (see
+        :func:`flipgames.solvers.graph.builder_for`, which honours ``FLIPGAMES_KERNEL``):
+        loading numba and a kernel's machine code can cost more than enumerating a small
+        game."""
         return None
 
     def state_from_actions(self, actions: Sequence[str]) -> State:

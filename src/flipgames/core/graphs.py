@@ -24,30 +24,19 @@ flat edge arrays. Python runs once per layer, never per position.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from flipgames.core.batch_graphs import Expansion
 from flipgames.core.kernel import PositionGraph
 from flipgames.core.progress import Progress, silent
 
+__all__ = ["Expansion", "build_graph"]
+
 #: An empty slot of the hash table (no key is negative).
 _EMPTY = -1
-
-
-@dataclass(frozen=True)
-class Expansion:
-    """What a batch of positions leads to: per position its player code (as
-    :attr:`PositionGraph.to_move`), terminal return and number of children; the children's
-    keys and weights concatenated in the same order."""
-
-    to_move: npt.NDArray[np.int8]
-    terminal_return: npt.NDArray[np.int8]
-    counts: npt.NDArray[np.int64]
-    children: npt.NDArray[np.int64]
-    weights: npt.NDArray[np.int64]
 
 
 @njit(cache=True)

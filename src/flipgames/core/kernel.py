@@ -137,8 +137,13 @@ class PositionGraph:
         return len(self.edge_child)
 
 
-class Enumerable(Kernel, Protocol):
-    """A kernel that can enumerate its game's whole position graph (the solvable games)."""
+class GraphBuilder(Protocol):
+    """What enumerates a game's whole position graph for the exact solvers: a compiled
+    kernel (:class:`Enumerable`) or a builder that needs no compiled code (a game's
+    :meth:`~flipgames.core.game.Game.graph_builder`)."""
+
+    #: The game name the builder belongs to.
+    name: str
 
     def encode(self, state: State) -> int:
         """The packed key of a reference ``state``, as in :attr:`PositionGraph.keys` (so
@@ -148,6 +153,10 @@ class Enumerable(Kernel, Protocol):
     def graph(self, progress: Progress = silent) -> PositionGraph:
         """Enumerate every position reachable from the initial state."""
         ...
+
+
+class Enumerable(Kernel, GraphBuilder, Protocol):
+    """A kernel that can enumerate its game's whole position graph (the solvable games)."""
 
 
 def kernel_for(game: Game) -> Kernel | None:

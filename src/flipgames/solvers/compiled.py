@@ -1,5 +1,7 @@
-"""The solvers' inner loops over a position graph, in compiled code (numba): strongly
-connected components, chance heights and retrograde propagation.
+"""The inner loops over a position graph that need compiled code (numba): strongly
+connected components, chance heights and component levels (the stochastic solver, the
+audit). (Retrograde propagation
+is numpy: :func:`flipgames.solvers.retrograde.propagate`.)
 
 Imported by the solvers only when they run, so ``flipgames --help`` never loads numba.
 
@@ -119,63 +121,6 @@ def chance_height(
         if height[v] > top:
             top = height[v]
     return top
-
-
-@njit(cache=True)
-def retrograde(
-    edge_start: npt.NDArray[np.int64],
-    edge_child: npt.NDArray[np.int32],
-    to_move: npt.NDArray[np.int8],
-    terminal_return: npt.NDArray[np.int8],
-) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-    """Player 0's value (+1, 0, -1) and remoteness (-1 for draws) of every position of a
-    deterministic game, propagated from the decided terminals in order of remoteness: a
-    position is won for its mover if some child is (the fewest plies), lost if every child is
-    lost for them (the most plies); the rest are draws."""
-    n = edge_start.shape[0] - 1
-    degree = np.zeros(n + 1, np.int64)
-    for e in range(edge_child.shape[0]):
-        degree[edge_child[e] + 1] += 1
-    pred_start = np.cumsum(degree)
-    fill = pred_start[:-1].copy()
-    preds = np.empty(edge_child.shape[0], np.int32)
-    for v in range(n):
-        for e in range(edge_start[v], edge_start[v + 1]):
-            w = edge_child[e]
-            preds[fill[w]] = v
-            fill[w] += 1
-    value = np.zeros(n, np.int8)
-    remoteness = np.full(n, -1, np.int32)
-    unresolved = np.empty(n, np.int64)
-    queue = np.empty(n, np.int32)
-    tail = 0
-    for v in range(n):
-        unresolved[v] = edge_start[v + 1] - edge_start[v]
-        if to_move[v] == -2 and terminal_return[v] != 0:
-            value[v] = terminal_return[v]
-            remoteness[v] = 0
-            queue[tail] = v
-            tail += 1
-    head = 0
-    while head < tail:
-        d = queue[head]
-        head += 1
-        for i in range(pred_start[d], pred_start[d + 1]):
-            u = preds[i]
-            if remoteness[u] >= 0:
-                continue
-            mine = value[d] if to_move[u] == 0 else -value[d]
-            if mine > 0:
-                decided = True
-            else:
-                unresolved[u] -= 1
-                decided = unresolved[u] == 0
-            if decided:
-                value[u] = value[d]
-                remoteness[u] = remoteness[d] + 1
-                queue[tail] = u
-                tail += 1
-    return value, remoteness
 
 
 @njit(cache=True)

@@ -1,14 +1,16 @@
 """The position graph both exact solvers work on, and how a state finds its node.
 
 :func:`solver_graph` is the one builder of the retrograde and the stochastic solver. It takes
-the game's compiled kernel's :meth:`~flipgames.core.kernel.Enumerable.graph` when
-:func:`~flipgames.core.kernel.kernel_for` offers one (folded over the game's symmetries,
-seconds), else it walks the reference engine breadth first (``perft_actions`` /
-``apply_perft``) into the same :class:`~flipgames.core.kernel.PositionGraph`:
+the graph of :func:`builder_for` when the game has a builder: its numpy one where it offers
+one (:meth:`~flipgames.core.game.Game.graph_builder`, no compiled code to load), else its
+compiled kernel's :meth:`~flipgames.core.kernel.GraphBuilder.graph` (folded over the game's
+symmetries, seconds). Otherwise it walks the reference engine breadth first
+(``perft_actions`` / ``apply_perft``) into the same
+:class:`~flipgames.core.kernel.PositionGraph`:
 
-* with a kernel (a fixed policy or a ``root`` needs the reference walk), node keys are the
-  kernel's :meth:`~flipgames.core.kernel.Enumerable.encode`, so the walk finds the kernel's
-  positions and edges (node numbers may differ; the tests compare the two graphs);
+* with a builder (a fixed policy or a ``root`` needs the reference walk), node keys are the
+  builder's :meth:`~flipgames.core.kernel.GraphBuilder.encode`, so the walk finds the
+  builder's positions and edges (node numbers may differ; the tests compare the two graphs);
 * without one (``FLIPGAMES_KERNEL=python``, or a game with no kernel), node ``i`` has key
   ``i`` and a dictionary maps ``State.key()`` to it.
 
@@ -35,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from flipgames.core.game import CHANCE, TERMINAL, Game, State
-from flipgames.core.kernel import Enumerable, PositionGraph, kernel_for, kernel_mode
+from flipgames.core.kernel import Enumerable, GraphBuilder, PositionGraph, kernel_for, kernel_mode
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
 from flipgames.solvers.solution import SolverError
@@ -67,41 +69,42 @@ class Locator(Protocol):
 class KernelLocator:
     """Nodes by the kernel's packed keys: a sorted copy of the keys and a binary search.
 
-    Built from a payload it takes the game rather than its kernel and builds the kernel on the
-    first lookup, except of the graph's root (node 0: graphs are built breadth first from it)
-    when it is given: a cached solution whose value from the start is all that is asked (``solve``
-    reporting it) never loads numba and the kernel's machine code."""
+    Built from a payload it takes the game rather than its builder and makes the builder on
+    the first lookup, except of the graph's root (node 0: graphs are built breadth first from
+    it) when it is given: a cached solution whose value from the start is all that is asked
+    (``solve`` reporting it) builds nothing, which for a game without a numpy builder spares
+    loading numba and the kernel's machine code."""
 
     kind = "kernel"
 
     def __init__(
         self,
-        kernel: Enumerable | Game,
+        builder: GraphBuilder | Game,
         keys: npt.NDArray[np.int64],
         root: State | None = None,
     ) -> None:
-        self._kernel = kernel
+        self._builder = builder
         self._root = None if root is None else root.key()
         self.keys = keys
         self._order = np.argsort(keys, kind="stable")
         self._sorted = keys[self._order]
 
     @property
-    def kernel(self) -> Enumerable:
-        if isinstance(self._kernel, Game):
-            kernel = enumerable_kernel(self._kernel)
-            if kernel is None:
+    def builder(self) -> GraphBuilder:
+        if isinstance(self._builder, Game):
+            builder = builder_for(self._builder)
+            if builder is None:
                 raise SolverError(
                     "the solution is keyed by a compiled kernel this run does not use"
                 )
-            self._kernel = kernel
-        return self._kernel
+            self._builder = builder
+        return self._builder
 
     def node(self, state: State) -> int | None:
-        unloaded = isinstance(self._kernel, Game)
+        unloaded = isinstance(self._builder, Game)
         if unloaded and self._root is not None and len(self.keys) and state.key() == self._root:
             return 0
-        key = self.kernel.encode(state)
+        key = self.builder.encode(state)
         i = int(np.searchsorted(self._sorted, key))
         if i < len(self._sorted) and self._sorted[i] == key:
             return int(self._order[i])
@@ -139,7 +142,9 @@ def locator_from_payload(
 
     kind = payload["kind"]
     if kind == "kernel":
-        if kernel_mode() == "python" or type(game).kernel is Game.kernel:
+        if kernel_mode() == "python" or (
+            type(game).kernel is Game.kernel and type(game).graph_builder is Game.graph_builder
+        ):
             raise SolverError("the solution is keyed by a compiled kernel this run does not use")
         keys = unpack_array(payload["keys"], np.int64, nodes, "keys")
         if len(np.unique(keys)) != nodes:
@@ -168,11 +173,20 @@ def enumerable_kernel(game: Game) -> Enumerable | None:
     return cast(Enumerable, kernel) if kernel is not None and all(map(callable, methods)) else None
 
 
+def builder_for(game: Game) -> GraphBuilder | None:
+    """Where ``game``'s graph comes from: its numpy builder when it offers one, else its
+    enumerable kernel; None with ``FLIPGAMES_KERNEL=python`` (the reference walk) or when it
+    has neither. A game's builder keys positions exactly as its kernel does."""
+    if kernel_mode() == "python":
+        return None
+    return game.graph_builder() or enumerable_kernel(game)
+
+
 def keying(game: Game) -> str:
-    """``"kernel"`` when ``game``'s solutions are keyed by its compiled kernel (it has an
-    enumerable kernel and ``FLIPGAMES_KERNEL`` allows it), else ``"reference"``: part of the
-    disk cache's name, so a run without the kernel never reads a kernel-keyed file."""
-    return "kernel" if enumerable_kernel(game) is not None else "reference"
+    """``"kernel"`` when ``game``'s solutions are keyed by its compiled kernel's keys (it has
+    a builder and ``FLIPGAMES_KERNEL`` allows it), else ``"reference"``: part of the disk
+    cache's name, so a run without the kernel never reads a kernel-keyed file."""
+    return "kernel" if builder_for(game) is not None else "reference"
 
 
 def stored_keying(game: Game, solver: str, version: int) -> str:
@@ -199,33 +213,31 @@ def solver_graph(
     ``max_positions``, the reference walk stops with :class:`SolverError` once more positions
     than that are reachable, saying how far it got.
     """
-    enumerable = enumerable_kernel(game)
+    builder = builder_for(game)
     start = root or game.new_initial_state()
-    # A kernel enumerates from the start; from another root only if its graph() takes one
+    # A builder enumerates from the start; from another root only if its graph() takes one
     # (both bundled chance kernels do). Fixed policies need the reference walk.
     if (
-        enumerable is not None
+        builder is not None
         and all(p is None for p in policies)
-        and (root is None or "root" in inspect.signature(enumerable.graph).parameters)
+        and (root is None or "root" in inspect.signature(builder.graph).parameters)
     ):
         graph = (
-            enumerable.graph(progress)
+            builder.graph(progress)
             if root is None
-            else cast(Any, enumerable).graph(progress, root=root)
+            else cast(Any, builder).graph(progress, root=root)
         )
         if max_positions is not None and graph.nodes > max_positions:
             raise SolverError(
                 f"{game.name} is too large to solve here: {graph.nodes:,} positions are "
                 f"reachable, more than the budget of {max_positions:,}"
             )
-        return SolverGraph(graph, KernelLocator(enumerable, graph.keys), start)
-    encode = enumerable.encode if enumerable is not None else None
+        return SolverGraph(graph, KernelLocator(builder, graph.keys), start)
+    encode = builder.encode if builder is not None else None
     graph, index = reference_graph(game, start, encode, policies, progress, max_positions)
-    locator: Locator
-    if enumerable is not None:
-        locator = KernelLocator(enumerable, graph.keys)
-    else:
-        locator = ReferenceLocator(index)
+    locator: Locator = (
+        KernelLocator(builder, graph.keys) if builder is not None else ReferenceLocator(index)
+    )
     return SolverGraph(graph, locator, start)
 
 

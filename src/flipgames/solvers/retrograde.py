@@ -13,6 +13,9 @@ from the decided terminal positions in order of distance, in compiled code:
   keep the game going forever, which the third-repetition rule turns into a draw. Draws have
   no remoteness (``None``).
 
+The propagation is numpy, one remoteness level at a time (:func:`propagate`): no compiled
+code, so solving a game whose graph needs none (FlipFlop 3x3's) never loads numba.
+
 This is exact for the repetition rule: a side that can force a win can force it without
 repeating a position, and a side that can avoid losing forever gets at least the draw.
 
@@ -32,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.game import CHANCE, Game, State
+from flipgames.core.game import CHANCE, TERMINAL, Game, State
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import cache
 from flipgames.solvers.graph import Locator, locator_from_payload, solver_graph, stored_keying
@@ -153,20 +156,80 @@ def solve(
     """
     if not game.deterministic or game.num_players != 2:
         raise SolverError(f"retrograde analysis needs a deterministic 2-player game: {game.name}")
-    from flipgames.solvers.compiled import retrograde  # numba: only when solving
-
     started = time.perf_counter()
     solved = solver_graph(game, progress, max_positions=max_positions)
     graph = solved.graph
     if (graph.to_move == CHANCE).any():
         raise SolverError(f"{game.name}: the position graph has chance nodes")
     progress("propagating values", done=graph.nodes, total=graph.nodes)
-    values, remoteness = retrograde(
+    values, remoteness = propagate(
         graph.edge_start, graph.edge_child, graph.to_move, graph.terminal_return
     )
     return RetrogradeSolution(
         game, solved.locator, values, remoteness, time.perf_counter() - started
     )
+
+
+def propagate(
+    edge_start: npt.NDArray[np.int64],
+    edge_child: npt.NDArray[np.int32],
+    to_move: npt.NDArray[np.int8],
+    terminal_return: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """Player 0's value (+1, 0, -1) and remoteness (-1 for draws) of every position of a
+    deterministic game's graph, propagated from the decided terminals one remoteness level
+    at a time: a position is won for its mover once some child is won for them (at the
+    level after that child's), lost once every child is lost for them (after the last
+    one's); the rest are draws.
+
+    A node cannot be both in one level: while an edge to a child won for its mover is left,
+    not every edge has been counted down.
+
+    >>> # Player 0 at 0 moves to 1 or 3; player 1 at 1 moves to 2, where player 0 has lost;
+    >>> # 3 is a drawn end. Player 1 wins at 1 (in 1 ply), so player 0 takes the draw.
+    >>> values, remoteness = propagate(
+    ...     np.array([0, 2, 3, 3, 3]), np.array([1, 3, 2], np.int32),
+    ...     np.array([0, 1, -2, -2], np.int8), np.array([0, 0, -1, 0], np.int8))
+    >>> values.tolist(), remoteness.tolist()
+    ([0, -1, -1, 0], [-1, 1, 0, -1])
+    """
+    n = len(to_move)
+    degree = np.diff(edge_start)
+    # Predecessor lists: the edges' parents ordered by child (in any order within a child).
+    parents = np.repeat(np.arange(n, dtype=np.int32), degree)[np.argsort(edge_child)]
+    pred_start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(edge_child, minlength=n), out=pred_start[1:])
+    # Edges not yet known to lose for the node's mover.
+    unresolved = degree.copy()
+    value = np.zeros(n, dtype=np.int8)
+    remoteness = np.full(n, -1, dtype=np.int32)
+    level = np.flatnonzero((to_move == TERMINAL) & (terminal_return != 0))
+    value[level] = terminal_return[level]
+    remoteness[level] = 0
+    depth = 0
+    while len(level):
+        first, counts = pred_start[level], pred_start[level + 1] - pred_start[level]
+        ends = np.cumsum(counts)
+        edges = np.repeat(first - ends + counts, counts) + np.arange(ends[-1])
+        node = parents[edges]
+        child_value = np.repeat(value[level], counts)
+        open_node = remoteness[node] < 0
+        node, child_value = node[open_node], child_value[open_node]
+        # The child's value for the node's mover: player 0's value, negated for player 1.
+        mover = to_move[node]
+        wins = (child_value > 0) == (mover == 0)
+        losing = node[~wins]
+        np.subtract.at(unresolved, losing, 1)
+        lost = losing[unresolved[losing] == 0]
+        won = node[wins]
+        depth += 1
+        value[won] = 1 - 2 * mover[wins]
+        value[lost] = 2 * to_move[lost] - 1
+        remoteness[won] = depth
+        remoteness[lost] = depth
+        # (The arrays above may repeat a node; the level lists each once.)
+        level = np.flatnonzero(remoteness == depth)
+    return value, remoteness
 
 
 def cached_solve(

@@ -367,17 +367,27 @@ class _Solver:
     def solve(self) -> tuple[dict[str, npt.NDArray[np.int32]], list[int], int, bool]:
         """Per-position ids into a table of distinct numerators, the table, the common
         denominator, and whether win and loss were tracked (else they follow the value)."""
-        from flipgames.solvers.compiled import (  # numba: only when solving
-            chance_height,
-            component_levels,
-            components,
-        )
-
         graph = self.graph
         n = graph.nodes
-        members, start = components(graph.edge_start, graph.edge_child)
-        height = chance_height(graph.edge_start, graph.edge_child, graph.to_move, members, start)
-        level, cyclic = component_levels(graph.edge_start, graph.edge_child, members, start)
+        component: npt.NDArray[np.int64] | None = None
+        acyclic = acyclic_levels(graph.edge_start, graph.edge_child, graph.to_move)
+        if acyclic is not None:
+            level, height = acyclic
+            cyclic = np.zeros(n, np.bool_)
+        else:
+            from flipgames.solvers.compiled import (  # numba: only for graphs with cycles
+                chance_height,
+                component_levels,
+                components,
+            )
+
+            members, start = components(graph.edge_start, graph.edge_child)
+            height = chance_height(
+                graph.edge_start, graph.edge_child, graph.to_move, members, start
+            )
+            level, cyclic = component_levels(graph.edge_start, graph.edge_child, members, start)
+            component = np.empty(n, np.int64)
+            component[members] = np.repeat(np.arange(len(start) - 1), np.diff(start))
         d = self.denominator = _common_denominator(graph) ** int(height)
         terminal = graph.to_move == TERMINAL
         self.draws = bool(cyclic.any() or (terminal & (graph.terminal_return == 0)).any())
@@ -392,8 +402,6 @@ class _Solver:
             column[:] = ints  # Python integers as they are, however large
             array[ends] = column
         self._settle_all(ends)
-        component = np.empty(n, np.int64)
-        component[members] = np.repeat(np.arange(len(start) - 1), np.diff(start))
         # Nodes grouped by level (stable: node order within a level).
         order = np.argsort(level, kind="stable")
         bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
@@ -409,6 +417,7 @@ class _Solver:
             self._settle_all(plain)
             looped = nodes[cyclic[nodes]]
             if len(looped):
+                assert component is not None  # cyclic nodes come from the components
                 groups: dict[int, list[int]] = {}
                 for v, c in zip(looped.tolist(), component[looped].tolist(), strict=True):
                     groups.setdefault(c, []).append(v)
@@ -560,6 +569,51 @@ class _Solver:
             for u in walk:
                 self.win[u], self.loss[u] = outcome
                 done.add(u)
+
+
+def acyclic_levels(
+    edge_start: npt.NDArray[np.int64],
+    edge_child: npt.NDArray[np.int32],
+    to_move: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int64], int] | None:
+    """Per node its level (0 without edges, else one more than its children's highest) and
+    the most chance nodes on any path, peeled from the ends a level at a time in numpy; None
+    when the graph has a cycle (then the compiled strongly connected components are needed).
+    For a graph without cycles these are :func:`~flipgames.solvers.compiled.component_levels`
+    and :func:`~flipgames.solvers.compiled.chance_height`'s answers, with no numba loaded.
+
+    >>> # 0 -> 1 -> 2 and 0 -> 2; node 1 is a chance node
+    >>> acyclic_levels(np.array([0, 2, 3, 3]), np.array([1, 2, 2], np.int32),
+    ...                np.array([0, -1, -2], np.int8))
+    (array([2, 1, 0]), 1)
+    >>> acyclic_levels(np.array([0, 1, 2]), np.array([1, 0], np.int32), np.array([0, 1], np.int8))
+    """
+    n = len(to_move)
+    degree = np.diff(edge_start)
+    parents = np.repeat(np.arange(n, dtype=np.int64), degree)[np.argsort(edge_child)]
+    pred_start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(edge_child, minlength=n), out=pred_start[1:])
+    remaining = degree.copy()  # edges to nodes not yet levelled
+    level = np.zeros(n, np.int64)
+    height = (to_move == CHANCE).astype(np.int64)
+    below = np.zeros(n, np.int64)  # the highest chance height among the levelled children
+    current = np.flatnonzero(degree == 0)
+    done, depth = len(current), 0
+    while len(current):
+        first, counts = pred_start[current], pred_start[current + 1] - pred_start[current]
+        ends = np.cumsum(counts)
+        edges = np.repeat(first - ends + counts, counts) + np.arange(ends[-1])
+        node = parents[edges]
+        np.subtract.at(remaining, node, 1)
+        np.maximum.at(below, node, np.repeat(height[current], counts))
+        current = np.unique(node[remaining[node] == 0])
+        depth += 1
+        level[current] = depth
+        height[current] += below[current]
+        done += len(current)
+    if done < n:
+        return None
+    return level, int(height.max(initial=0))
 
 
 def _common_denominator(graph: PositionGraph) -> int:

@@ -29,7 +29,7 @@ races, :meth:`CheckeredFlagKernel.graph` enumerates every reachable position for
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -42,22 +42,21 @@ from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
 from flipgames.core.sampling import uniform, weighted
-from flipgames.games.checkered_flag.notation import C2, CHOOSE, OVER, SPIN, START, N
+from flipgames.games.checkered_flag.batch_graph import (
+    DISTANCE_BITS,
+    DISTANCE_MASK,
+    DISTANCE_SHIFT,
+    GEAR_CHOICES,
+    GEAR_SHIFT,
+    MOVER_SHIFT,
+    RaceTables,
+)
+from flipgames.games.checkered_flag.notation import CHOOSE, OVER, SPIN, START
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
     from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
-
-MOVER_SHIFT: Final = 2
-GEAR_SHIFT: Final = 3
-DISTANCE_SHIFT: Final = 9
-DISTANCE_BITS: Final = 24
-DISTANCE_MASK: Final = (1 << DISTANCE_BITS) - 1
-#: Legal gear choices by circle (the reference's ``_GEAR_CHOICES``), padded with -1.
-GEAR_CHOICES: Final = np.array(
-    [[1, -1, -1], [1, 2, -1], [1, 2, 3], [2, 3, -1], [N, -1, -1], [C2, -1, -1]], np.int64
-)
 
 
 class PerftUnsupportedError(FlipgamesError, ValueError):
@@ -291,24 +290,14 @@ class CheckeredFlagKernel:
     def __init__(self, game: CheckeredFlag) -> None:
         self.game = game
         self.name = game.name
-        layout = game.layout
-        rows = [game.start_outcomes, *game.spin_outcomes[1:]]
-        width = max(len(row) for row in rows)
-        self.outcome_ids = np.full((4, width), -1, np.int64)
-        self.outcome_weights = np.zeros((4, width), np.int64)
-        for r, row in enumerate(rows):
-            if not row:
-                continue
-            # Integer weights over the row's common denominator: the exact probabilities.
-            common = int(np.lcm.reduce([p.denominator for _, p in row]))
-            for i, (action, p) in enumerate(row):
-                self.outcome_ids[r, i] = action
-                self.outcome_weights[r, i] = p.numerator * (common // p.denominator)
-        self.moves = np.array(layout.moves, np.int64)
-        self.start_first = np.array(layout.start_first, np.int64)
-        self.crash_at = np.array(game.crash_at, np.bool_)
-        self.no_passing_at = np.array(game.no_passing_at, np.bool_)
-        self.goal = game.goal
+        tables = RaceTables(game)
+        self.outcome_ids = tables.outcome_ids
+        self.outcome_weights = tables.outcome_weights
+        self.moves = tables.moves
+        self.start_first = tables.start_first
+        self.crash_at = tables.crash_at
+        self.no_passing_at = tables.no_passing_at
+        self.goal = tables.goal
         self.root = self.encode(game.new_initial_state())
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> CheckeredFlagBatch:

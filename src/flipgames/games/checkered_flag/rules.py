@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from flipgames.core.kernel import Kernel
+    from flipgames.core.kernel import GraphBuilder, Kernel
 
 _PHASES: Final = ("start-spin", "choose-gear", "spin", "over")
 
@@ -226,6 +226,12 @@ class CheckeredFlag(Game):
         from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel  # numba: lazily
 
         return CheckeredFlagKernel(self)
+
+    def graph_builder(self) -> GraphBuilder:
+        """The numpy builder of the whole position graph (numba stays unloaded)."""
+        from flipgames.games.checkered_flag.batch_graph import builder_for_game
+
+        return builder_for_game(self)
 
     def new_initial_state(self) -> CheckeredFlagState:
         phase = START if self.options["start"] == "spin" else CHOOSE

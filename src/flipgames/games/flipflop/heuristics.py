@@ -43,8 +43,8 @@ def side_features(
 
     Moves ignore the check rule (it restricts only the side to move, for one ply).
 
-    >>> from flipgames.games.flipflop.rules import BOARDS
-    >>> board = BOARDS[3]
+    >>> from flipgames.games.flipflop.rules import board_of
+    >>> board = board_of(3)
     >>> side_features(board, 0b111, 0b111 << 6, 0, 0)  # White at the start of 3x3
     (3, 4, 1, 2)
     """

@@ -26,7 +26,6 @@ as the reference does (a capture can never be undone). A game still running afte
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -34,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
-from flipgames.core.grid import grid
 from flipgames.core.jit import (
     FILTER_WORDS,
     below,
@@ -54,6 +52,8 @@ from flipgames.core.kernel import (
     Replay,
 )
 from flipgames.core.progress import Progress, silent
+from flipgames.games.flipflop.batch_graph import board_tables
+from flipgames.games.flipflop.geometry import Geometry
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -65,44 +65,6 @@ I64 = npt.NDArray[np.int64]
 
 #: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
 MAX_MOVES = 64
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """The tables of one board size, as arrays the compiled functions take."""
-
-    size: int
-    area: int
-    #: ``rays[sq, face, direction, k]``: the k-th square along a ray (face 0 rook, 1 bishop).
-    rays: I64
-    #: ``lengths[sq, face, direction]``: how many squares that ray has.
-    lengths: I64
-    #: White's goal (middle of rank 1) and Black's (middle of the last rank).
-    goals: tuple[int, int]
-
-    @classmethod
-    def of(cls, size: int) -> Geometry:
-        area = size * size
-        directions = (
-            ((1, 0), (-1, 0), (0, 1), (0, -1)),
-            ((1, 1), (1, -1), (-1, 1), (-1, -1)),
-        )
-        rays = np.full((area, 2, 4, size), -1, dtype=np.int64)
-        lengths = np.zeros((area, 2, 4), dtype=np.int64)
-        for sq in range(area):
-            for face, steps in enumerate(directions):
-                for d, (df, dr) in enumerate(steps):
-                    ray = grid(size).ray(sq, df, dr)
-                    rays[sq, face, d, : len(ray)] = ray
-                    lengths[sq, face, d] = len(ray)
-        middle = size // 2
-        return cls(size, area, rays, lengths, (middle, area - size + middle))
-
-    @property
-    def start(self) -> tuple[int, int]:
-        """White's and Black's starting bitboards: full first and last ranks."""
-        rank = (1 << self.size) - 1
-        return rank, rank << (self.area - self.size)
 
 
 # --- compiled core ----------------------------------------------------------------------------
@@ -490,7 +452,9 @@ class FlipFlopKernel:
 
 
 class FlipFlop3x3Kernel(FlipFlopKernel):
-    """The 3x3 kernel, which also enumerates the whole game for the exact solvers.
+    """The 3x3 kernel, which also enumerates the whole game. The exact solvers take the same
+    graph from the numpy builder (:mod:`.batch_graph`, which needs no numba loaded; the
+    tests check that the two agree array for array).
 
     The graph is folded over the left-right mirror (``symmetries == 2``): a position and its
     mirror image (files a <-> c; both goals sit on file b, so the rules do not change) are one
@@ -508,18 +472,11 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
 
     def __init__(self, name: str, size: int) -> None:
         super().__init__(name, size)
-        squares = range(size * size)
-        flipped = [sq // size * size + size - 1 - sq % size for sq in squares]
-        boards = range(1 << size * size)
+        mirror, place = board_tables(size)
         #: ``mirror[board]``: the board reflected left-right (files a <-> c).
-        self.mirror = np.array(
-            [sum(1 << flipped[sq] for sq in squares if b >> sq & 1) for b in boards],
-            dtype=np.int64,
-        )
+        self.mirror = mirror.astype(np.int64)
         #: ``place[board]``: the sum of ``5**sq`` over the board's squares.
-        self.place = np.array(
-            [sum(5**sq for sq in squares if b >> sq & 1) for b in boards], dtype=np.int64
-        )
+        self.place = place.astype(np.int64)
 
     def encode(self, state: State) -> int:
         """The node key of a reference state: its key or its mirror image's, the smaller."""

@@ -24,6 +24,7 @@ piece is one mask and one dictionary lookup.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from flipgames.core.kernel import Kernel
+    from flipgames.core.kernel import GraphBuilder, Kernel
 
 WHITE: Final = 0
 BLACK: Final = 1
@@ -125,7 +126,11 @@ class Board:
         )
 
 
-BOARDS: Final = {5: Board(5), 3: Board(3)}
+@cache
+def board_of(size: int) -> Board:
+    """The :class:`Board` of ``size``, built on first use (5x5's move tables take tens of
+    milliseconds, which a 3x3 command should not pay)."""
+    return Board(size)
 
 
 class FlipFlop(Game):
@@ -160,7 +165,7 @@ class FlipFlop(Game):
     @property
     def board(self) -> Board:
         """The board geometry and move tables of this size."""
-        return BOARDS[self.size]
+        return board_of(self.size)
 
     def new_initial_state(self) -> FlipFlopState:
         """White to move, both sides on their home rank, every piece ``+`` up.
@@ -193,6 +198,12 @@ class FlipFlop3x3(FlipFlop):
     name = "flipflop-3x3"
     title = "FlipFlop 3x3"
     size = 3
+
+    def graph_builder(self) -> GraphBuilder:
+        """The numpy builder of the whole position graph (numba stays unloaded)."""
+        from flipgames.games.flipflop.batch_graph import builder_for_game
+
+        return builder_for_game(self)
 
 
 class FlipFlopState(State):
