@@ -291,12 +291,26 @@ class KernelMCTS(ABC):
                 # Half the time left at the rate so far: the next check comes in time.
                 rate = done / max(elapsed, 1e-9)
                 chunk = max(1, int(rate * (seconds - elapsed) / 2))
-            want = chunk if iterations is None else min(chunk, iterations - done)
+            if iterations is None:
+                want = chunk
+            else:
+                # Without a clock to watch, one call runs every iteration.
+                want = iterations - done if seconds is None else min(chunk, iterations - done)
             ran = self._run(want, exploration, rollout_limit)
             done += ran
             if ran < want:
                 self._make_room(rollout_limit)
         return self._stats(done)
+
+    def rollouts(self, state: State, n: int, rng: random.Random, rollout_limit: int = 200) -> F64:
+        """The first player's returns of ``n`` rollouts from ``state`` (a player node), played
+        as a search plays them from a new node: what the tree's statistics average."""
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError("rollouts need a state where a player is to move")
+        self.rng = seeded(rng.getrandbits(64))
+        self._root(state)
+        self._make_room(rollout_limit)
+        return self._rollouts(n, rollout_limit)
 
     def _make_room(self, rollout_limit: int) -> None:
         ctx = self.tree.ctx
@@ -344,6 +358,10 @@ class KernelMCTS(ABC):
     def _root(self, state: State) -> None:
         """Make ``state`` node 0 of the (emptied) tree, with its legal actions, and its line
         of play the start of :attr:`history`."""
+
+    @abstractmethod
+    def _rollouts(self, n: int, rollout_limit: int) -> F64:
+        """``n`` compiled rollouts from the root (see :meth:`rollouts`)."""
 
     @abstractmethod
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
+F64 = npt.NDArray[np.float64]
 Geometry = tuple[I64, I64, int, int, int]
 
 
@@ -78,6 +79,21 @@ def _rollout(
             return first_return(status)
     value = evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
     return estimate(value, side)
+
+
+@jit
+def _rollouts(
+    n: int, white: int, black: int, bishops: int, side: int, history: I64, root_index: int,
+    seen: I64, moves: I64, rng: U64, limit: int, geometry: Geometry,
+) -> F64:  # fmt: skip
+    """``n`` rollouts from the root (the line's ``history[root_index]``)."""
+    results = np.empty(n, dtype=np.float64)
+    for g in range(n):
+        rebuild_seen(history, root_index, 0, seen)
+        results[g] = _rollout(
+            white, black, bishops, side, root_index, 0, history, seen, moves, rng, limit, geometry
+        )
+    return results
 
 
 @jit
@@ -160,6 +176,14 @@ class FlipFlopMCTS(KernelMCTS):
             list(state.legal_actions()),
             [(s.white, s.black, s.bishops) for s in line],
         )
+
+    def _rollouts(self, n: int, rollout_limit: int) -> F64:
+        t = self.tree
+        white, black, bishops = (int(w) for w in t.pos[0, :3])
+        return _rollouts(
+            n, white, black, bishops, int(t.mover[0]), self.history, self.root_index, self.seen,
+            self.moves, self.rng, rollout_limit, self.geometry,
+        )  # fmt: skip
 
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:
         ran = _run(

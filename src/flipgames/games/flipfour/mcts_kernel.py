@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
+F64 = npt.NDArray[np.float64]
 Tables = tuple[I64, I64, I64, I64, I64, I64]
 
 
@@ -109,6 +110,19 @@ def _rollout(
         white, black, bishops, hand0, hand1, player, tables[0], _WINDOWS, _WINDOW_WEIGHT
     )
     return estimate(value, player)
+
+
+@jit
+def _rollouts(
+    n: int, pos: tuple[int, int, int, int, int], player: int, history: I64, root_index: int,
+    seen: I64, moves: I64, rng: U64, limit: int, tables: Tables,
+) -> F64:  # fmt: skip
+    """``n`` rollouts from the root (the line's ``history[root_index]``)."""
+    results = np.empty(n, dtype=np.float64)
+    for g in range(n):
+        rebuild_seen(history, root_index, 0, seen)
+        results[g] = _rollout(pos, player, root_index, 0, history, seen, moves, rng, limit, tables)
+    return results
 
 
 @jit
@@ -188,6 +202,14 @@ class FlipFourMCTS(KernelMCTS):
             list(state.legal_actions()),
             [(s.white, s.black, s.bishops) for s in line],
         )
+
+    def _rollouts(self, n: int, rollout_limit: int) -> F64:
+        t = self.tree
+        w, b, bi, h0, h1 = (int(x) for x in t.pos[0, :5])
+        return _rollouts(
+            n, (w, b, bi, h0, h1), int(t.mover[0]), self.history, self.root_index, self.seen,
+            self.moves, self.rng, rollout_limit, self.kernel.tables,
+        )  # fmt: skip
 
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:
         ran = _run(

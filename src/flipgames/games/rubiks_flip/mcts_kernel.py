@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
+F64 = npt.NDArray[np.float64]
 Flags = tuple[int, int, int]
 
 
@@ -90,6 +91,17 @@ def _rollout(
             return first_return(status)
     mover = _mover(first, second)
     return estimate(evaluate(first, second, faces, king, _ROW_WEIGHT), mover)
+
+
+@jit
+def _rollouts(
+    n: int, first: int, second: int, faces: int, moves: I64, rng: U64, limit: int, flags: Flags
+) -> F64:
+    """``n`` rollouts from a live position."""
+    results = np.empty(n, dtype=np.float64)
+    for g in range(n):
+        results[g] = _rollout(first, second, faces, moves, rng, limit, flags)
+    return results
 
 
 @jit
@@ -155,6 +167,12 @@ class RubiksFlipMCTS(KernelMCTS):
             state.current_player,
             list(state.legal_actions()),
             [(first, second, faces)],
+        )
+
+    def _rollouts(self, n: int, rollout_limit: int) -> F64:
+        first, second, faces = (int(x) for x in self.tree.pos[0, :3])
+        return _rollouts(
+            n, first, second, faces, self.moves, self.rng, rollout_limit, self.kernel.flags
         )
 
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:

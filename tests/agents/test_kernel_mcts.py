@@ -1,0 +1,238 @@
+"""The compiled MCTS (``KernelMCTSAgent``): its trees hold exactly the reference engine's legal
+actions and results, it picks legal actions, takes a win in one and avoids a loss in one, is
+reproducible with a seeded generator, its rollouts agree in distribution with reference random
+games, and it agrees with the reference MCTS and the exact solution on small positions."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+import pytest
+
+from flipgames import make
+from flipgames.agents.kernel_mcts import KernelMCTSAgent, NoKernelMCTSError, has_kernel_mcts
+from flipgames.agents.mcts import MCTSAgent
+from flipgames.core.game import Game, State, random_action
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.solvers.retrograde import solve
+
+pytestmark = pytest.mark.skipif(
+    not has_kernel_mcts(make("flipflop")), reason="kernels switched off (FLIPGAMES_KERNEL)"
+)
+
+GAMES = ("flipflop", "flipflop-3x3", "flipfour", "rubiks-flip")
+#: Random positions are taken up to this many plies into a game (long enough for FlipFlop's
+#: and FlipFour's repetitions to matter).
+DEPTHS = {"flipflop": 120, "flipflop-3x3": 20, "flipfour": 150, "rubiks-flip": 15}
+
+
+def random_positions(game: Game, count: int, seed: int) -> list[State]:
+    """Live positions after a random number of uniformly random plies."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(DEPTHS[game.name])):
+            if state.is_terminal():
+                break
+            state = state.apply(random_action(state, rng))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def check_tree(agent: KernelMCTSAgent, root: State) -> int:
+    """Walk the last search's tree with the reference engine: every node's status, side to
+    move, legal actions and visit counts are right. Returns the nodes checked."""
+    tree = agent.kernel_search.tree
+    expected_status = {1: FIRST_WINS, -1: SECOND_WINS, 0: DRAWN}
+    stack: list[tuple[int, State]] = [(0, root)]
+    checked = 0
+    while stack:
+        node, state = stack.pop()
+        checked += 1
+        status = int(tree.status[node])
+        if state.is_terminal():
+            assert status == expected_status[int(state.returns()[0])]
+            continue
+        assert status == ONGOING and int(tree.mover[node]) == state.current_player
+        start, count, tried = (int(tree.first[node]), int(tree.count[node]), int(tree.tried[node]))
+        assert sorted(tree.edge_action[start : start + count].tolist()) == sorted(
+            state.legal_actions()
+        )
+        children = [int(c) for c in tree.edge_child[start : start + tried]]
+        # A node is visited once when it is made (its rollout), then once per child visit.
+        below = sum(int(tree.visits[c]) for c in children)
+        assert int(tree.visits[node]) == below + (node != 0)
+        for e, child in zip(range(start, start + tried), children, strict=True):
+            stack.append((child, state.apply(int(tree.edge_action[e]))))
+    return checked
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_trees_hold_the_reference_rules_and_choices_are_legal(name: str) -> None:
+    """On 1,000 random positions per game: the chosen action is legal and every root action
+    gets searched; on the first 150, every node of the tree agrees with the reference engine
+    (legal actions, repetition draws, wins, the side to move) and the visits add up."""
+    game = make(name)
+    nodes = 0
+    for index, state in enumerate(random_positions(game, 1000, seed=11)):
+        legal = state.legal_actions()
+        iterations = max(3 * len(legal), 30) if index < 150 else 40
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=iterations)
+        stats = agent.search(state)
+        assert stats.best() in legal
+        assert sum(v for v, _ in stats.actions.values()) == iterations
+        if index < 150:
+            assert sorted(stats.actions) == sorted(legal)
+            nodes += check_tree(agent, state)
+    assert nodes > 150 * 10
+
+
+def wins_at_once(state: State) -> set[int]:
+    mover = state.current_player
+    return {
+        a
+        for a in state.legal_actions()
+        if (after := state.apply(a)).is_terminal() and after.returns()[mover] > 0
+    }
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_takes_a_win_in_one(name: str) -> None:
+    game = make(name)
+    found = 0
+    for index, state in enumerate(random_positions(game, 3000, seed=5)):
+        wins = wins_at_once(state)
+        if not wins or len(wins) == len(state.legal_actions()):
+            continue
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=3000)
+        assert agent.choose(state) in wins, state
+        found += 1
+        if found == 15:
+            break
+    assert found >= 5
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_avoids_a_loss_in_one(name: str) -> None:
+    """Where the mover cannot win at once and some actions (not all) let the opponent win at
+    once, it plays one of the others."""
+    game = make(name)
+    found = 0
+    for index, state in enumerate(random_positions(game, 3000, seed=6)):
+        if wins_at_once(state):
+            continue
+        safe = {
+            a
+            for a in state.legal_actions()
+            if (after := state.apply(a)).is_terminal() or not wins_at_once(after)
+        }
+        if not safe or len(safe) == len(state.legal_actions()):
+            continue
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=20_000)
+        assert agent.choose(state) in safe, state
+        found += 1
+        if found == 8:
+            break
+    assert found >= 3
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seeded_search_is_reproducible(name: str) -> None:
+    game = make(name)
+    state = random_positions(game, 1, seed=3)[0]
+
+    def search(seed: int) -> dict[int, tuple[int, float]]:
+        return KernelMCTSAgent(random.Random(seed), game, iterations=2000).search(state).actions
+
+    assert search(7) == search(7)
+    assert search(7) != search(8)
+
+
+def reference_rollout(state: State, rng: random.Random, limit: int) -> float:
+    """The first player's return of one reference MCTS rollout (``MCTSAgent._rollout``)."""
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        state = state.apply(random_action(state, rng))
+    return float(state.returns()[0]) if state.is_terminal() else state.evaluate(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("limit", [200, 6])
+def test_rollouts_agree_with_reference_random_games(name: str, limit: int) -> None:
+    """From the start and from a mid-game position: the mean first-player return of kernel
+    rollouts is within 0.15 of the reference's (fixed seeds, so it cannot flake; the standard
+    error of the difference is under 0.04), and so are the shares of wins either way. A
+    6-ply limit ends most rollouts in the ported evaluation."""
+    game = make(name)
+    search = KernelMCTSAgent(random.Random(0), game).kernel_search
+    references = 600 if name == "flipfour" and limit == 200 else 1500
+    for state in (game.new_initial_state(), random_positions(game, 1, seed=9)[0]):
+        kernel = search.rollouts(state, 6000, random.Random(1), limit).tolist()
+        rng = random.Random(2)
+        reference = [reference_rollout(state, rng, limit) for _ in range(references)]
+        assert all(-1.0 <= r <= 1.0 for r in kernel)
+        assert abs(statistics.fmean(kernel) - statistics.fmean(reference)) < 0.15
+        for outcome in (1.0, -1.0):
+            share = kernel.count(outcome) / len(kernel)
+            assert abs(share - reference.count(outcome) / len(reference)) < 0.1
+
+
+def test_agrees_with_the_reference_mcts_and_the_solution_on_small_positions() -> None:
+    """On FlipFlop 3x3 positions a few plies from a forced win, both MCTS (reference and
+    kernel, same budget) choose a winning action, with a clearly positive mean for it."""
+    game = make("flipflop-3x3")
+    solution = solve(game)
+    checked = 0
+    for index, state in enumerate(random_positions(game, 2000, seed=8)):
+        value = solution.value(state)
+        winning = {a for a, v in solution.action_values(state).items() if v.outcome == "win"}
+        if value.outcome != "win" or (value.remoteness or 0) > 5:
+            continue
+        if len(winning) == len(state.legal_actions()):
+            continue
+        kernel = KernelMCTSAgent(random.Random(index), game, iterations=5000)
+        reference = MCTSAgent(random.Random(index), iterations=5000)
+        kernel_values = kernel.action_values(state)
+        reference_values = reference.action_values(state)
+        for values in (kernel_values, reference_values):
+            best = max(values.items(), key=lambda item: (item[1][0], -item[0]))
+            assert best[0] in winning and best[1][1] > 0.5
+        checked += 1
+        if checked == 10:
+            break
+    assert checked >= 5
+
+
+def test_games_without_a_compiled_mcts_refuse_clearly() -> None:
+    for name in ("flip-switch", "checkered-flag"):
+        assert not has_kernel_mcts(make(name))
+        with pytest.raises(NoKernelMCTSError, match=f"{name} has no compiled MCTS"):
+            KernelMCTSAgent(random.Random(1), make(name))
+
+
+def test_budgets_are_checked() -> None:
+    game = make("flipflop-3x3")
+    for kwargs, message in [
+        ({"iterations": None}, "needs a budget"),
+        ({"iterations": 0}, "at least one iteration"),
+        ({"seconds": 0.0}, "positive number of seconds"),
+        ({"rollout_limit": -1}, "rollout_limit"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            KernelMCTSAgent(random.Random(1), game, **kwargs)  # type: ignore[arg-type]
+    over = game.state_from_actions(["b1xb3"])
+    while not over.is_terminal():
+        over = over.apply(over.legal_actions()[0])
+    with pytest.raises(ValueError, match="a player is to move"):
+        KernelMCTSAgent(random.Random(1), game).choose(over)
+
+
+def test_a_time_budget_runs_at_least_one_iteration() -> None:
+    game = make("rubiks-flip")
+    agent = KernelMCTSAgent(random.Random(1), game, iterations=None, seconds=1e-9)
+    assert agent.choose(game.new_initial_state()) in game.new_initial_state().legal_actions()
+    assert agent.last_iterations >= 1
