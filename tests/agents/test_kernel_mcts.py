@@ -102,7 +102,7 @@ AVOID_BUDGET = {"flipflop": 10_000, "flipflop-3x3": 2000, "flipfour": 5000, "rub
 
 #: A FlipFour line that comes back to where it started (each piece flips twice on the way
 #: round): after ``R@a1 R@e5`` and this once, the next time round ends in a third occurrence.
-FLIPFOUR_CYCLE = "a1-a3 e5-e1 a3-c1 e1-d2 c1-c3 d2-b2 c3-a1 b2-e5".split()
+FLIPFOUR_CYCLE = ["a1-a3", "e5-e1", "a3-c1", "e1-d2", "c1-c3", "d2-b2", "c3-a1", "b2-e5"]
 
 
 def test_repetition_draws_in_flipfour_trees_follow_the_reference() -> None:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from flipgames.core.game import State
 
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
 U64 = npt.NDArray[np.uint64]
 
@@ -60,9 +61,9 @@ NODES, EDGES, DEPTH = range(3)
 
 #: The tree as the compiled functions take it: pos, mover, status, since, visits, total,
 #: first, count, tried, edge_action, edge_child, ctx.
-TreeArrays = tuple[I64, I64, I64, I64, I64, F64, I64, I64, I64, I64, I64, I64]
+TreeArrays = tuple[I64, I64, I64, I64, I64, F64, I64, I64, I64, I32, I32, I64]
 
-A = TypeVar("A", I64, F64)
+A = TypeVar("A", I64, I32, F64)
 
 #: Iterations of the first chunk of a timed search (its rate sizes the next chunks).
 FIRST_CHUNK = 16
@@ -81,8 +82,9 @@ class Tree:
         self.first = np.zeros(nodes, dtype=np.int64)
         self.count = np.zeros(nodes, dtype=np.int64)
         self.tried = np.zeros(nodes, dtype=np.int64)
-        self.edge_action = np.zeros(edges, dtype=np.int64)
-        self.edge_child = np.zeros(edges, dtype=np.int64)
+        # Edges are most of the memory (every legal action of every node): 32 bits each.
+        self.edge_action = np.zeros(edges, dtype=np.int32)
+        self.edge_child = np.zeros(edges, dtype=np.int32)
         self.ctx = np.zeros(3, dtype=np.int64)
 
     def arrays(self) -> TreeArrays:

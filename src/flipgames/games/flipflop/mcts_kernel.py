@@ -122,7 +122,7 @@ def _run(
             continue
         edge = untried(tree, node, rng)
         w, b, bi, captured = _apply(
-            pos[node, 0], pos[node, 1], pos[node, 2], mover[node], edge_action[edge], area
+            pos[node, 0], pos[node, 1], pos[node, 2], mover[node], int(edge_action[edge]), area
         )
         side = 1 - mover[node]
         depth += 1

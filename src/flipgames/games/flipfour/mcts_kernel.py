@@ -149,7 +149,7 @@ def _run(
             backup(tree, path, depth + 1, first_return(status[node]))
             continue
         edge = untried(tree, node, rng)
-        action = edge_action[edge]
+        action = int(edge_action[edge])
         words = (pos[node, 0], pos[node, 1], pos[node, 2], pos[node, 3], pos[node, 4])
         after, four = _step(words, mover[node], action, tables)
         player = 1 - mover[node]

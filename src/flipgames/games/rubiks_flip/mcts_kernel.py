@@ -129,7 +129,13 @@ def _run(
             continue
         edge = untried(tree, node, rng)
         f, s, x, winner = play(
-            pos[node, 0], pos[node, 1], pos[node, 2], edge_action[edge], flap, king, mover_first
+            pos[node, 0],
+            pos[node, 1],
+            pos[node, 2],
+            int(edge_action[edge]),
+            flap,
+            king,
+            mover_first,
         )
         depth += 1
         state = _status(f, s, winner)
