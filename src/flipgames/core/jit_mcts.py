@@ -26,8 +26,8 @@ first ``tried[i]`` of them have a child node in ``edge_child``. A compiled run s
 with fewer iterations done, when the arrays could overflow; the driver then doubles them.
 
 >>> tree = Tree(4, 16)
->>> tree.ctx[NODES], len(tree.visits)
-(0, 4)
+>>> int(tree.ctx[NODES]), len(tree.visits), tree.edge_action.dtype.name
+(0, 4, 'int32')
 """
 
 from __future__ import annotations
