@@ -23,14 +23,23 @@ pytestmark = pytest.mark.skipif(
     not has_kernel_mcts(make("flipflop")), reason="kernels switched off (FLIPGAMES_KERNEL)"
 )
 
-GAMES = ("flipflop", "flipflop-3x3", "flipfour", "rubiks-flip")
+#: The games with a compiled MCTS; the deterministic ones first.
+DETERMINISTIC = ("flipflop", "flipflop-3x3", "flipfour", "rubiks-flip")
+GAMES = (*DETERMINISTIC, "checkered-flag")
 #: Random positions are taken up to this many plies into a game (long enough for FlipFlop's
 #: and FlipFour's repetitions to matter).
-DEPTHS = {"flipflop": 120, "flipflop-3x3": 20, "flipfour": 150, "rubiks-flip": 15}
+DEPTHS = {
+    "flipflop": 120,
+    "flipflop-3x3": 20,
+    "flipfour": 150,
+    "rubiks-flip": 15,
+    "checkered-flag": 60,
+}
 
 
 def positions(game: Game, seed: int) -> Iterator[State]:
-    """Live positions after a random number of uniformly random plies, without end."""
+    """Positions where a player is to move, after a random number of uniformly random plies
+    (chance outcomes with their probabilities), without end."""
     rng = random.Random(seed)
     while True:
         state = game.new_initial_state()
@@ -38,7 +47,7 @@ def positions(game: Game, seed: int) -> Iterator[State]:
             if state.is_terminal():
                 break
             state = state.apply(random_action(state, rng))
-        if not state.is_terminal():
+        if not state.is_terminal() and not state.is_chance_node():
             yield state
 
 
@@ -67,12 +76,15 @@ def check_tree(agent: KernelMCTSAgent, root: State) -> tuple[int, int]:
         assert sorted(tree.edge_action[start : start + count].tolist()) == sorted(
             state.legal_actions()
         )
-        children = [int(c) for c in tree.edge_child[start : start + tried]]
+        # A chance node lists every outcome; those not drawn yet have no child (-1).
+        edges = [e for e in range(start, start + tried) if tree.edge_child[e] >= 0]
+        if not state.is_chance_node():
+            assert len(edges) == tried
         # A node is visited once when it is made (its rollout), then once per child visit.
-        below = sum(int(tree.visits[c]) for c in children)
+        below = sum(int(tree.visits[tree.edge_child[e]]) for e in edges)
         assert int(tree.visits[node]) == below + (node != 0)
-        for e, child in zip(range(start, start + tried), children, strict=True):
-            stack.append((child, state.apply(int(tree.edge_action[e]))))
+        for e in edges:
+            stack.append((int(tree.edge_child[e]), state.apply(int(tree.edge_action[e]))))
     return checked, drawn
 
 
@@ -98,6 +110,18 @@ def test_trees_hold_the_reference_rules_and_choices_are_legal(name: str) -> None
 
 #: Iterations to see every reply to every action (FlipFour: about 50 x 50) a few times over.
 AVOID_BUDGET = {"flipflop": 10_000, "flipflop-3x3": 2000, "flipfour": 5000, "rubiks-flip": 5000}
+
+
+@pytest.mark.parametrize("name", ["flipflop", "rubiks-flip"])
+def test_a_tree_that_outgrows_its_arrays_stays_whole(name: str) -> None:
+    """3,000 iterations need more than the first arrays' 1,024 nodes (and, in Rubik's Flip,
+    16,384 edges): after the doubling every node still agrees with the reference engine."""
+    game = make(name)
+    state = random_positions(game, 1, seed=4)[0]
+    agent = KernelMCTSAgent(random.Random(2), game, iterations=3000)
+    agent.search(state)
+    assert len(agent.kernel_search.tree.visits) > 1024
+    assert check_tree(agent, state)[0] > 1024
 
 
 #: A FlipFour line that comes back to where it started (each piece flips twice on the way
@@ -157,7 +181,7 @@ def wins_at_once(state: State) -> set[int]:
     }
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", DETERMINISTIC)
 def test_takes_a_win_in_one(name: str) -> None:
     game = make(name)
     found = 0
@@ -173,7 +197,7 @@ def test_takes_a_win_in_one(name: str) -> None:
     assert found == 10
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", DETERMINISTIC)
 def test_avoids_a_loss_in_one(name: str) -> None:
     """Where the mover cannot win at once and some actions (not all) let the opponent win at
     once, it plays one of the others."""
@@ -221,14 +245,16 @@ def reference_rollout(state: State, rng: random.Random, limit: int) -> float:
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("limit", [200, 6])
 def test_rollouts_agree_with_reference_random_games(name: str, limit: int) -> None:
-    """From the start and from a mid-game position: the mean first-player return of kernel
-    rollouts is within 0.15 of the reference's (fixed seeds, so it cannot flake; the standard
-    error of the difference is under 0.04), and so are the shares of wins either way. A
-    6-ply limit ends most rollouts in the ported evaluation."""
+    """From the start (where a player moves first) and a mid-game position: the mean
+    first-player return of kernel rollouts is within 0.15 of the reference's (fixed seeds, so
+    it cannot flake; the standard error of the difference is under 0.04), and so are the
+    shares of wins either way. A 6-ply limit ends most rollouts in the ported evaluation."""
     game = make(name)
     search = KernelMCTSAgent(random.Random(0), game).kernel_search
     references = 600 if name == "flipfour" and limit == 200 else 1500
-    for state in (game.new_initial_state(), random_positions(game, 1, seed=9)[0]):
+    start = game.new_initial_state()
+    states = random_positions(game, 1, seed=9)
+    for state in ([] if start.is_chance_node() else [start]) + states:
         kernel = search.rollouts(state, 6000, random.Random(1), limit).tolist()
         rng = random.Random(2)
         reference = [reference_rollout(state, rng, limit) for _ in range(references)]
@@ -265,8 +291,25 @@ def test_agrees_with_the_reference_mcts_and_the_solution_on_small_positions() ->
     assert checked == 10
 
 
+def test_chance_nodes_follow_the_reference_mcts() -> None:
+    """Checkered Flag, where every turn is a gear choice then a spin: over many positions the
+    mean value of each searched action agrees with the reference MCTS's within 0.15 when both
+    give it many visits (same budget; fixed seeds)."""
+    game = make("checkered-flag")
+    compared = 0
+    for index, state in enumerate(random_positions(game, 12, seed=10)):
+        kernel = KernelMCTSAgent(random.Random(index), game, iterations=4000).action_values(state)
+        reference = MCTSAgent(random.Random(index), iterations=4000).action_values(state)
+        assert sorted(kernel) == sorted(reference) == sorted(state.legal_actions())
+        for action, (visits, mean) in kernel.items():
+            if visits >= 500 and reference[action][0] >= 500:
+                assert abs(mean - reference[action][1]) < 0.15
+                compared += 1
+    assert compared >= 12
+
+
 def test_games_without_a_compiled_mcts_refuse_clearly() -> None:
-    for name in ("flip-switch", "checkered-flag"):
+    for name in ("flip-switch",):
         assert not has_kernel_mcts(make(name))
         with pytest.raises(NoKernelMCTSError, match=f"{name} has no compiled MCTS"):
             KernelMCTSAgent(random.Random(1), make(name))

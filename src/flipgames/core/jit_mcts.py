@@ -69,6 +69,10 @@ A = TypeVar("A", I64, I32, F64)
 FIRST_CHUNK = 16
 
 
+#: The per-node arrays of a :class:`Tree`.
+_NODE_ARRAYS = ("pos", "mover", "status", "since", "visits", "total", "first", "count", "tried")
+
+
 class Tree:
     """The arrays of one search tree, with room for ``nodes`` nodes and ``edges`` edges."""
 
@@ -98,10 +102,8 @@ class Tree:
         what the tree holds."""
         if nodes > len(self.visits):
             size = max(nodes, 2 * len(self.visits))
-            for name in ("pos", "mover", "status", "since", "visits", "total", "first"):
+            for name in _NODE_ARRAYS:
                 setattr(self, name, _enlarged(getattr(self, name), size))
-            self.count = _enlarged(self.count, size)
-            self.tried = _enlarged(self.tried, size)
         if edges > len(self.edge_action):
             size = max(edges, 2 * len(self.edge_action))
             self.edge_action = _enlarged(self.edge_action, size)

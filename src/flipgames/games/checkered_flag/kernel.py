@@ -46,6 +46,7 @@ from flipgames.games.checkered_flag.notation import C2, CHOOSE, OVER, SPIN, STAR
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
     from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
 
@@ -310,6 +311,12 @@ class CheckeredFlagKernel:
         self.no_passing_at = np.array(game.no_passing_at, np.bool_)
         self.goal = game.goal
         self.root = self.encode(game.new_initial_state())
+
+    def mcts(self) -> CheckeredFlagMCTS:
+        """A compiled MCTS over this kernel, chance nodes included (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
+
+        return CheckeredFlagMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> CheckeredFlagBatch:
         """``num_envs`` races of one seat against a random opponent, chance drawn inside,
