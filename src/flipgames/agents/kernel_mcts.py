@@ -2,9 +2,10 @@
 algorithm (UCT, uniformly random rollouts to the end or ``rollout_limit`` plies, the same
 exploration constant, the most visited action) with every iteration in machine code.
 
-Which games have one is the kernel's business (:mod:`flipgames.core.jit_mcts`): the
-deterministic games with a kernel, FlipFlop (5x5 and 3x3), FlipFour and Rubik's Flip.
-:func:`kernel_mcts` returns None for the others, and for every game with
+Which games have one is the kernel's business (:mod:`flipgames.core.jit_mcts`): FlipFlop
+(5x5 and 3x3), FlipFour, Rubik's Flip and Checkered Flag (whose spins are chance nodes, as in
+the reference). :func:`kernel_mcts` returns None for Flip Switch (its face-down tiles are
+hidden information the compiled tree does not model) and for every game with
 ``FLIPGAMES_KERNEL=python``. Budgets are those of the reference: iterations (reproducible with
 a seeded generator), seconds, or both, whichever runs out first; at least one iteration runs.
 

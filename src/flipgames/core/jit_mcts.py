@@ -3,8 +3,9 @@ expansion bookkeeping, backup, and the Python driver with its budgets.
 
 Only kernel modules (and agents that hold a kernel) import this: it imports numba.
 
-It is the algorithm of the reference :class:`~flipgames.agents.mcts.MCTSAgent` for the
-deterministic two-player games, run in machine code: each iteration walks down the tree by UCT
+It is the algorithm of the reference :class:`~flipgames.agents.mcts.MCTSAgent` for
+two-player zero-sum games, run in machine code (a game with chance nodes, Checkered Flag,
+handles them in its own loop as the reference does): each iteration walks down the tree by UCT
 (``mean + c * sqrt(ln N / n)`` for the player to move, ties drawn at random), expands one
 untried action drawn uniformly, plays a uniformly random game from the new node (cut after
 ``rollout_limit`` plies and scored by the game's evaluation, ``tanh`` of its ported value, as
