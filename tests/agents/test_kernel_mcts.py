@@ -5,10 +5,12 @@ games, and it agrees with the reference MCTS and the exact solution on small pos
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 from collections.abc import Iterator
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -291,21 +293,55 @@ def test_agrees_with_the_reference_mcts_and_the_solution_on_small_positions() ->
     assert checked == 10
 
 
-def test_chance_nodes_follow_the_reference_mcts() -> None:
+@pytest.mark.parametrize("spinners", ["default", "lopsided"])
+def test_chance_nodes_follow_the_reference_mcts(spinners: str, tmp_path: Path) -> None:
     """Checkered Flag, where every turn is a gear choice then a spin: over many positions the
     mean value of each searched action agrees with the reference MCTS's within 0.15 when both
-    give it many visits (same budget; fixed seeds)."""
-    game = make("checkered-flag")
-    compared = 0
+    give it many visits (same budget; fixed seeds). The lopsided spinners (mostly short moves
+    on A, mostly 6 on B) make an outcome drawn with the wrong odds show."""
+    if spinners == "lopsided":
+        path = tmp_path / "lopsided.json"
+        faces = {"name": "lopsided", "A": {"1": 6, "3": 1}, "B": {"1": 1, "6": 8}}
+        path.write_text(json.dumps(faces))
+        spinners = str(path)
+    game = make("checkered-flag", spinners=spinners)
+    compared = spins = 0
     for index, state in enumerate(random_positions(game, 12, seed=10)):
-        kernel = KernelMCTSAgent(random.Random(index), game, iterations=4000).action_values(state)
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=4000)
+        kernel = agent.action_values(state)
+        spins += check_spins(agent, state)
         reference = MCTSAgent(random.Random(index), iterations=4000).action_values(state)
         assert sorted(kernel) == sorted(reference) == sorted(state.legal_actions())
         for action, (visits, mean) in kernel.items():
             if visits >= 500 and reference[action][0] >= 500:
                 assert abs(mean - reference[action][1]) < 0.15
                 compared += 1
-    assert compared >= 12
+    assert compared >= 12 and spins >= 12
+
+
+def check_spins(agent: KernelMCTSAgent, root: State) -> int:
+    """At every chance node of the last search's tree passed at least 1,000 times, each
+    outcome's share of the passes is within 0.05 of its probability (the standard error is at
+    most 0.016). Returns how many chance nodes were checked."""
+    tree = agent.kernel_search.tree
+    stack: list[tuple[int, State]] = [(0, root)]
+    checked = 0
+    while stack:
+        node, state = stack.pop()
+        if state.is_terminal() or int(tree.visits[node]) < 1000:
+            continue
+        start, tried = int(tree.first[node]), int(tree.tried[node])
+        edges = [e for e in range(start, start + tried) if tree.edge_child[e] >= 0]
+        if state.is_chance_node():
+            probability = dict(state.chance_outcomes())
+            passes = int(tree.visits[node]) - 1  # its first visit made it
+            for e in edges:
+                share = int(tree.visits[tree.edge_child[e]]) / passes
+                assert abs(share - float(probability[int(tree.edge_action[e])])) < 0.05
+            checked += 1
+        for e in edges:
+            stack.append((int(tree.edge_child[e]), state.apply(int(tree.edge_action[e]))))
+    return checked
 
 
 def test_games_without_a_compiled_mcts_refuse_clearly() -> None:
