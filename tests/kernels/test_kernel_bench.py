@@ -54,14 +54,23 @@ def test_json_has_the_machine_and_a_row_per_game_and_implementation() -> None:
         assert row["playouts_per_s"] > 0 and row["plies_per_s"] >= row["playouts_per_s"]
         chance = row["game"] == "checkered-flag"
         assert (row["perft_leaves_per_s"] is None) == chance
-        # MCTS runs on the reference engine only; alpha-beta also on a kernel with a compiled
-        # search (FlipFlop's), not on a game without a kernel.
+        # MCTS runs on both engines of both games (Checkered Flag's kernel has a compiled
+        # MCTS); alpha-beta on the reference engines and FlipFlop's kernel, not on Checkered
+        # Flag's (a chance game's kernel has no compiled search).
         mcts, alphabeta = row["mcts_iterations_per_s"], row["alphabeta_nodes_per_s"]
-        reference = row["kernel"] == "reference"
-        assert (mcts is not None and mcts > 0) == reference
-        assert (alphabeta is not None and alphabeta > 0) == (
-            row["game"] == "flipflop-3x3" or reference
-        )
+        assert mcts is not None and mcts > 0
+        measured = row["game"] == "flipflop-3x3" or row["kernel"] == "reference"
+        assert (alphabeta is not None and alphabeta > 0) == measured
+
+
+def test_the_kernel_row_of_rubiks_flip_has_mcts_iterations() -> None:
+    done = flipgames("bench", "--json", "--game", "rubiks-flip", "--seconds", "0.2")
+    assert done.returncode == 0, done.stderr
+    rows = {row["kernel"]: row for row in json.loads(done.stdout)["results"]}
+    assert set(rows) == {"reference", "fast"}
+    for row in rows.values():
+        assert isinstance(row["mcts_iterations_per_s"], float)
+        assert row["mcts_iterations_per_s"] > 0
 
 
 def test_python_mode_measures_the_reference_alone() -> None:

@@ -11,9 +11,10 @@ figure measured for about ``--seconds``:
   while the next depth fits the time, the rate of the deepest one;
 * MCTS iterations per second and alpha-beta nodes per second from the first position where
   a player moves: the reference agents (:mod:`flipgames.agents`) in reference rows; in kernel
-  rows the compiled alpha-beta (:mod:`flipgames.agents.kernel_search`, what ``hard`` plays)
-  where the game has one. MCTS does not run on kernels, so kernel rows leave it out, as they
-  leave out alpha-beta for a kernel without a compiled search (``null`` in JSON).
+  rows the compiled MCTS (:mod:`flipgames.agents.kernel_mcts`, the same algorithm) and the
+  compiled alpha-beta (:mod:`flipgames.agents.kernel_search`, what ``hard`` plays) where the
+  game has them, ``null`` in JSON where it has not (Flip Switch's kernel has neither,
+  Checkered Flag's no alpha-beta).
 
 The machine, Python, numpy and numba versions come with every run: the figures mean nothing
 without them. Kernel figures exclude the one-time compile or cache load (a warm-up call).
@@ -32,6 +33,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
+from flipgames.agents.kernel_mcts import KernelMCTSAgent, has_kernel_mcts
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
@@ -163,6 +165,19 @@ def alphabeta_rate(game: Game, seconds: float) -> float:
     return agent.last_nodes / (time.perf_counter() - started)
 
 
+def kernel_mcts_rate(game: Game, seconds: float) -> float | None:
+    """Iterations per second of the compiled MCTS, or None where the game has none."""
+    if not has_kernel_mcts(game):
+        return None
+    state = _player_node(game)
+    # A first tiny search loads (or compiles) the machine code, outside the measurement.
+    KernelMCTSAgent(random.Random(1), game, iterations=10).search(state)
+    agent = KernelMCTSAgent(random.Random(1), game, iterations=None, seconds=seconds)
+    started = time.perf_counter()
+    iterations = agent.search(state).iterations
+    return iterations / (time.perf_counter() - started)
+
+
 def kernel_alphabeta_rate(game: Game, seconds: float) -> float | None:
     """Nodes per second of the compiled alpha-beta, or None where the game has none."""
     if not has_kernel_search(game):
@@ -195,8 +210,9 @@ def bench_game(game: Game, seconds: float) -> list[Row]:
     if kernel is not None:
         playouts, plies = kernel_playouts(kernel, seconds)
         perft = perft_rate(kernel.perft, start, seconds) if game.deterministic else None
+        mcts = kernel_mcts_rate(game, seconds)
         alphabeta = kernel_alphabeta_rate(game, seconds)
-        rows.append(Row(game.name, "fast", playouts, plies, perft, None, alphabeta))
+        rows.append(Row(game.name, "fast", playouts, plies, perft, mcts, alphabeta))
     return rows
 
 

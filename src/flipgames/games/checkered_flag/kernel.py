@@ -55,6 +55,7 @@ from flipgames.games.checkered_flag.notation import CHOOSE, OVER, SPIN, START
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
     from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
 
@@ -299,6 +300,12 @@ class CheckeredFlagKernel:
         self.no_passing_at = tables.no_passing_at
         self.goal = tables.goal
         self.root = self.encode(game.new_initial_state())
+
+    def mcts(self) -> CheckeredFlagMCTS:
+        """A compiled MCTS over this kernel, chance nodes included (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
+
+        return CheckeredFlagMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> CheckeredFlagBatch:
         """``num_envs`` races of one seat against a random opponent, chance drawn inside,

@@ -57,6 +57,7 @@ from flipgames.games.flipflop.geometry import Geometry
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.flipflop.mcts_kernel import FlipFlopMCTS
     from flipgames.games.flipflop.rules import FlipFlop
     from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
     from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
@@ -429,6 +430,12 @@ class FlipFlopKernel:
         from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
 
         return FlipFlopSearcher(self)
+
+    def mcts(self) -> FlipFlopMCTS:
+        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.flipflop.mcts_kernel import FlipFlopMCTS
+
+        return FlipFlopMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFlopBatch:
         """``num_envs`` environments of one seat against a random opponent, stepped together

@@ -38,6 +38,7 @@ from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
+    from flipgames.games.flipfour.mcts_kernel import FlipFourMCTS
     from flipgames.games.flipfour.search_kernel import FlipFourSearcher
     from flipgames.games.flipfour.vector_kernel import FlipFourBatch
 
@@ -332,6 +333,12 @@ class FlipFourKernel:
         from flipgames.games.flipfour.search_kernel import FlipFourSearcher
 
         return FlipFourSearcher(self)
+
+    def mcts(self) -> FlipFourMCTS:
+        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.flipfour.mcts_kernel import FlipFourMCTS
+
+        return FlipFourMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFourBatch:
         """``num_envs`` environments of one seat against a random opponent, stepped together

@@ -35,6 +35,7 @@ from flipgames.games.rubiks_flip.notation import FLAP_TARGET, PLACEMENTS
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.rubiks_flip.mcts_kernel import RubiksFlipMCTS
     from flipgames.games.rubiks_flip.rules import RubiksFlip
     from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
     from flipgames.games.rubiks_flip.vector_kernel import RubiksFlipBatch
@@ -496,6 +497,12 @@ class RubiksFlipKernel:
         from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
 
         return RubiksFlipSearcher(self)
+
+    def mcts(self) -> RubiksFlipMCTS:
+        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.rubiks_flip.mcts_kernel import RubiksFlipMCTS
+
+        return RubiksFlipMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> RubiksFlipBatch:
         """``num_envs`` environments of one seat against a random opponent, stepped together
