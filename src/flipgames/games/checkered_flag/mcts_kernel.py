@@ -42,8 +42,9 @@ from flipgames.core.jit_mcts import (
 )
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
 from flipgames.core.sampling import uniform, weighted
+from flipgames.games.checkered_flag.batch_graph import MOVER_SHIFT
 from flipgames.games.checkered_flag.heuristics import TURNS_SCALE, solo_turns
-from flipgames.games.checkered_flag.kernel import MOVER_SHIFT, options, step, unpack
+from flipgames.games.checkered_flag.kernel import options, step, unpack
 from flipgames.games.checkered_flag.notation import C3, CHOOSE, OVER, SPIN, START
 
 if TYPE_CHECKING:
