@@ -23,7 +23,7 @@ def move_by_mouse(page: Any, base: str, match_id: str) -> None:
     before = match(base, match_id)["ply"]
     page.locator(".targets .target.source").first.click()
     page.locator(FINAL_TARGETS).first.click()
-    page.wait_for_function("!document.body.classList.contains('my-turn')")
+    page.wait_for_function("() => !document.body.classList.contains('my-turn')")
     assert match(base, match_id)["ply"] == before + 1
 
 
@@ -55,7 +55,7 @@ def test_a_short_clock_runs_out_and_both_players_see_the_loss_on_time(
         assert page.inner_text("#clocks .clock.p1 time") == "0:03.0"
     # Each player's first move is free; then White's clock runs, and White does not move.
     move_by_mouse(white, arcade, match_id)
-    black.wait_for_function("document.body.classList.contains('my-turn')")
+    black.wait_for_function("() => document.body.classList.contains('my-turn')")
     move_by_mouse(black, arcade, match_id)
     black.wait_for_selector("#clocks .clock.p0.running")
     for page in (white, black):

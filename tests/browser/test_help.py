@@ -216,7 +216,7 @@ def test_the_computer_is_seen_thinking(page: Any, arcade: str) -> None:
     page.wait_for_selector("#thinking:not([hidden])")
     # The indicator shows as soon as the move is sent; the move joins the list when the server
     # has committed it, while the computer's reply is still held back.
-    page.wait_for_function("document.querySelectorAll('#moves .turn').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#moves .turn').length === 1")
     assert page.inner_text("#status-text") == "The computer is thinking…"
     assert page.locator("#moves .turn").count() == 1  # the player's move, shown already
     for _ in range(200):  # the reply arrives on the (held) socket: a bounded wait

@@ -20,7 +20,7 @@ def move_by_mouse(page: Any, base: str, match_id: str) -> None:
     before = match(base, match_id)["ply"]
     page.locator(".targets .target.source").first.click()
     page.locator(FINAL_TARGETS).first.click()
-    page.wait_for_function("!document.body.classList.contains('my-turn')")
+    page.wait_for_function("() => !document.body.classList.contains('my-turn')")
     assert match(base, match_id)["ply"] == before + 1
 
 
@@ -50,7 +50,7 @@ def test_presence_draw_offer_and_the_turn_in_the_title(
     assert black.title() == TITLE
     # White moves: the turn (and the title) passes to Black.
     move_by_mouse(white, arcade, created["id"])
-    black.wait_for_function(f"document.title === '● Your move · {TITLE}'")
+    black.wait_for_function(f"() => document.title === '● Your move · {TITLE}'")
     # Black offers a draw; White sees it and accepts.
     black.click("#offer-draw")
     black.wait_for_selector("#offer-draw:text('Draw offered')")
