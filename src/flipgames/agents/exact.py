@@ -10,9 +10,9 @@ this agent, within its time budget:
 2. among the actions that keep a draw, sets a trap: it prefers the one after which a
    fallible opponent is most likely to reply with a losing move (a *lure*, averaged over two
    kinds of opponent: a searcher with a short horizon, which plays what a shallow search with
-   the game's evaluation ranks first, and a player judging by random playouts, like MCTS;
-   each reply's value checked exactly), then the one that leaves the opponent the largest
-   share of losing replies. A perfect opponent still draws;
+   the game's evaluation ranks first, and a Monte Carlo tree search with random rollouts,
+   modelled by the kernel's compiled MCTS; each reply's value checked exactly), then the one
+   that leaves the opponent the largest share of losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
    (the opening), with the compiled alpha-beta and the game's evaluation
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
@@ -41,13 +41,13 @@ True
 from __future__ import annotations
 
 import contextlib
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
+from flipgames.agents.kernel_mcts import kernel_mcts
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
     NoKernelSearchError,
@@ -75,11 +75,12 @@ EXACT_SHARE = 0.8
 LURE_DEPTHS = (1, 3, 5)
 LURE_NODES = 40_000
 LURE_GROWTH = 6
-#: Random playouts after each reply, how sharply their mean result sets a reply's weight, and
-#: how many of the heaviest replies are checked exactly (the rest weigh little).
-PLAYOUTS = 32
-PLAYOUT_SHARPNESS = 8.0
-PLAYOUT_CHECKED = 6
+#: The MCTS opponent model: iterations (about what OpenSpiel's MCTSBot affords in a third of a
+#: second, 1-2 ms compiled), its UCT constant (MCTSBot's), and how many of the most visited
+#: replies are checked exactly (the rest hold few visits).
+MCTS_ITERATIONS = 1500
+MCTS_EXPLORATION = 2.0
+MCTS_CHECKED = 6
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -135,8 +136,11 @@ class ExactSearchAgent(Agent):
         )
         model = kernel_searcher(game)
         assert model is not None  # the game has an exact search, so it has a kernel
-        #: The shallow searcher that measures lures, with a table of its own.
+        #: The shallow searcher and the MCTS that measure lures, with tables of their own.
         self.model = model
+        mcts = kernel_mcts(game)
+        assert mcts is not None  # Rubik's Flip's kernel has a compiled MCTS
+        self.mcts = mcts
         self.table: npt.NDArray[np.int64] = np.zeros(
             alphabeta.table_entries(TABLE_BYTES), dtype=np.int64
         )
@@ -273,9 +277,11 @@ class ExactSearchAgent(Agent):
           iterations plays what its deepest completed one ranks first; near the end a search
           is cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as
           the game's own search deepens: an even horizon ends on the opponent's placement.)
-        * a player judging by random playouts (MCTS): each reply weighted by
-          ``exp(PLAYOUT_SHARPNESS * mean)`` of :data:`PLAYOUTS` random playouts after it, the
-          weight of the losing ones among the :data:`PLAYOUT_CHECKED` best-looking replies.
+        * a Monte Carlo tree search with random rollouts: the share of the visits of a compiled
+          UCT search of :data:`MCTS_ITERATIONS` iterations that went to losing replies among
+          its :data:`MCTS_CHECKED` most visited. (Against OpenSpiel's MCTSBot this share
+          predicts its real mistakes better than weighting replies by random playouts, which
+          the first version did: correlation 0.69 against 0.54 over 67 measured actions.)
         """
         from flipgames.core.jit_search import iterative_deepening
 
@@ -301,10 +307,10 @@ class ExactSearchAgent(Agent):
         top = max(scores.values())
         picks = [reply for reply, score in scores.items() if score == top]
         searched = sum(loses(reply) for reply in picks) / len(picks)
-        means = self.kernel.reply_playouts(position, PLAYOUTS, self.rng.randrange(1 << 31))
-        weights = {reply: math.exp(PLAYOUT_SHARPNESS * mean) for reply, mean in means.items()}
-        likely = sorted(weights, key=weights.__getitem__, reverse=True)[:PLAYOUT_CHECKED]
-        sampled = sum(weights[reply] for reply in likely if loses(reply)) / sum(weights.values())
+        tree = self.mcts.search(child, self.rng, MCTS_ITERATIONS, None, MCTS_EXPLORATION)
+        visits = {reply: n for reply, (n, _) in tree.actions.items()}
+        likely = sorted(visits, key=visits.__getitem__, reverse=True)[:MCTS_CHECKED]
+        sampled = sum(visits[reply] for reply in likely if loses(reply)) / sum(visits.values())
         return (searched + sampled) / 2
 
     def _check_time(self) -> None:

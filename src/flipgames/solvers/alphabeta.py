@@ -75,11 +75,6 @@ class Searchable(Protocol):
         stats: npt.NDArray[np.int64],
     ) -> int: ...
 
-    def reply_playouts(self, position: int, k: int, seed: int) -> dict[int, float]:
-        """Per legal action, the mean result of ``k`` random playouts after it for the player
-        making it (what ``hard``'s traps weigh replies by)."""
-        ...
-
 
 @dataclass(frozen=True)
 class Proof:

@@ -215,35 +215,6 @@ def _playouts(
 
 
 @njit(cache=True)
-def _reply_playouts(
-    first: int, second: int, faces: int, k: int, seed: int, flap: int, king: int,
-    mover_first: int, actions: npt.NDArray[np.int64], means: npt.NDArray[np.float64],
-) -> int:  # fmt: skip
-    """Per legal action of a live position (written into ``actions``), the mean result of
-    ``k`` random playouts after it for the player making it (+1 win, -1 loss) into ``means``;
-    returns how many actions there are."""
-    np.random.seed(seed)
-    mover = popcount(first | second) & 1
-    count = generate(first, second, flap, king, actions, 0)
-    buffer = np.empty(MAX_ACTIONS, dtype=np.int64)
-    for i in range(count):
-        f, s, x, won = play(first, second, faces, actions[i], flap, king, mover_first)
-        total = 0
-        for _ in range(k):
-            pf, ps, px, winner = f, s, x, won
-            while winner == NONE and (pf | ps) != FULL:
-                n = generate(pf, ps, flap, king, buffer, 0)
-                pick = buffer[np.random.randint(0, n)]
-                pf, ps, px, winner = play(pf, ps, px, pick, flap, king, mover_first)
-            if winner == mover:
-                total += 1
-            elif winner != NONE:
-                total -= 1
-        means[i] = total / k
-    return count
-
-
-@njit(cache=True)
 def _perft(
     first: int,
     second: int,
@@ -524,16 +495,6 @@ class RubiksFlipKernel:
         # Each level of the tree writes its actions after its parent's in one buffer.
         buffer = np.empty(MAX_ACTIONS * depth, dtype=np.int64)
         return int(_perft(first, second, faces, depth, *self.flags, buffer, 0))
-
-    def reply_playouts(self, position: int, k: int, seed: int) -> dict[int, float]:
-        """For each legal action of a live ``position``, the mean result of ``k`` random
-        playouts after it for the player making it (+1 a win, -1 a loss): how the position
-        looks to a player who judges by random playouts (MCTS)."""
-        first, second, faces = position & FULL, position >> 16 & FULL, position >> 32
-        actions = np.empty(MAX_ACTIONS, dtype=np.int64)
-        means = np.empty(MAX_ACTIONS, dtype=np.float64)
-        count = _reply_playouts(first, second, faces, k, seed, *self.flags, actions, means)
-        return {int(actions[i]): float(means[i]) for i in range(count)}
 
     # --- one ply at a time, for the differential tests -----------------------------------
 
