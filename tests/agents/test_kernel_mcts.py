@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(
 
 #: The games with a compiled MCTS; the deterministic ones first.
 DETERMINISTIC = ("flipflop", "flipflop-3x3", "flipfour", "rubiks-flip")
-GAMES = (*DETERMINISTIC, "checkered-flag")
+GAMES = (*DETERMINISTIC, "checkered-flag", "flip-switch")
 #: Random positions are taken up to this many plies into a game (long enough for FlipFlop's
 #: and FlipFour's repetitions to matter).
 DEPTHS = {
@@ -36,6 +36,8 @@ DEPTHS = {
     "flipfour": 150,
     "rubiks-flip": 15,
     "checkered-flag": 60,
+    # Three rounds (the default match) of about 20 to 150 plies each.
+    "flip-switch": 300,
 }
 
 
@@ -345,10 +347,11 @@ def check_spins(agent: KernelMCTSAgent, root: State) -> int:
 
 
 def test_games_without_a_compiled_mcts_refuse_clearly() -> None:
-    for name in ("flip-switch",):
-        assert not has_kernel_mcts(make(name))
-        with pytest.raises(NoKernelMCTSError, match=f"{name} has no compiled MCTS"):
-            KernelMCTSAgent(random.Random(1), make(name))
+    # Flip Switch's candidate fixes and larger boards have no kernel, so no compiled MCTS.
+    for game in (make("flip-switch", must_flip="yes"), make("flip-switch", size=4, shapes=4, copies=4)):
+        assert not has_kernel_mcts(game)
+        with pytest.raises(NoKernelMCTSError, match="flip-switch has no compiled MCTS"):
+            KernelMCTSAgent(random.Random(1), game)
 
 
 def test_budgets_are_checked() -> None:

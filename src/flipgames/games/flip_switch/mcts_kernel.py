@@ -363,15 +363,13 @@ def _run(
 def _stretch(state: FlipSwitchState) -> list[FlipSwitchState]:
     """The positions since the last flip, score or round start, oldest first, ending with
     ``state``: those a switch or pass can repeat (the reference's ``_rev`` plies back)."""
+    actions = state.history
     line = [state]
     node = state
-    while True:
-        parent = node.parent
-        if parent is None or parent.is_chance_node():
-            break
-        before: FlipSwitchState = parent  # type: ignore[assignment]
-        # A switch or pass that scored nothing keeps the owners and the round.
-        if node.action is None or node.action < SWITCH_BASE:
+    while node.parent is not None and not node.parent.is_chance_node():
+        before: FlipSwitchState = node.parent  # type: ignore[assignment]
+        # Only a switch or pass that scored nothing keeps the owners and the round.
+        if actions[-len(line)] < SWITCH_BASE:
             break
         if before.owners != node.owners or before.results != node.results:
             break
