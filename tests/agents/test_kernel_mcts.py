@@ -19,6 +19,7 @@ from flipgames.agents.kernel_mcts import KernelMCTSAgent, NoKernelMCTSError, has
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.core.game import Game, State, random_action
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.flip_switch.rules import FlipSwitchState
 from flipgames.solvers.retrograde import solve
 
 pytestmark = pytest.mark.skipif(
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 
 #: The games with a compiled MCTS; the deterministic ones first.
 DETERMINISTIC = ("flipflop", "flipflop-3x3", "flipfour", "rubiks-flip")
-GAMES = (*DETERMINISTIC, "checkered-flag")
+GAMES = (*DETERMINISTIC, "checkered-flag", "flip-switch")
 #: Random positions are taken up to this many plies into a game (long enough for FlipFlop's
 #: and FlipFour's repetitions to matter).
 DEPTHS = {
@@ -36,6 +37,8 @@ DEPTHS = {
     "flipfour": 150,
     "rubiks-flip": 15,
     "checkered-flag": 60,
+    # Three rounds (the default match) of about 20 to 150 plies each.
+    "flip-switch": 300,
 }
 
 
@@ -345,10 +348,14 @@ def check_spins(agent: KernelMCTSAgent, root: State) -> int:
 
 
 def test_games_without_a_compiled_mcts_refuse_clearly() -> None:
-    for name in ("flip-switch",):
-        assert not has_kernel_mcts(make(name))
-        with pytest.raises(NoKernelMCTSError, match=f"{name} has no compiled MCTS"):
-            KernelMCTSAgent(random.Random(1), make(name))
+    # Flip Switch's candidate fixes and larger boards have no kernel, so no compiled MCTS.
+    for game in (
+        make("flip-switch", must_flip="yes"),
+        make("flip-switch", size=4, shapes=4, copies=4),
+    ):
+        assert not has_kernel_mcts(game)
+        with pytest.raises(NoKernelMCTSError, match="flip-switch has no compiled MCTS"):
+            KernelMCTSAgent(random.Random(1), game)
 
 
 def test_budgets_are_checked() -> None:
@@ -373,3 +380,194 @@ def test_a_time_budget_runs_at_least_one_iteration() -> None:
     agent = KernelMCTSAgent(random.Random(1), game, iterations=None, seconds=1e-9)
     assert agent.choose(game.new_initial_state()) in game.new_initial_state().legal_actions()
     assert agent.last_iterations >= 1
+
+
+# --- Flip Switch: flips are chance nodes, rounds make a match ----------------------------------
+
+#: Option sets the kernel has (any lines, no_move and rounds), beyond the default match.
+FLIP_SWITCH_OPTIONS: list[dict[str, object]] = [
+    {"rounds": 1},
+    {"lines": "edges", "no_move": "pass"},
+    {"rounds": 2, "no_move": "pass", "lines": "edges"},
+]
+
+
+def tree_states(agent: KernelMCTSAgent, root: State) -> Iterator[tuple[int, State]]:
+    """Every node of the last search's tree with its reference state (replayed from the root)."""
+    tree = agent.kernel_search.tree
+    stack: list[tuple[int, State]] = [(0, root)]
+    while stack:
+        node, state = stack.pop()
+        yield node, state
+        start, tried = int(tree.first[node]), int(tree.tried[node])
+        for e in range(start, start + tried):
+            if tree.edge_child[e] >= 0:
+                after = state.apply(int(tree.edge_action[e]))
+                stack.append((int(tree.edge_child[e]), after))
+
+
+def face_up_positions(game: Game, count: int, seed: int) -> list[State]:
+    """Positions where every tile is face up and a player is to move (switching only)."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            fs: FlipSwitchState = state  # type: ignore[assignment]
+            if not state.is_chance_node() and -1 not in fs.tiles and not fs.results:
+                found.append(state)
+                break
+            state = state.apply(random_action(state, rng))
+    return found
+
+
+@pytest.mark.parametrize("options", FLIP_SWITCH_OPTIONS)
+def test_flip_switch_trees_hold_the_reference_rules_under_every_option_set(
+    options: dict[str, object],
+) -> None:
+    """On 60 random positions per option set, every node agrees with the reference engine."""
+    game = make("flip-switch", **options)
+    nodes = 0
+    for index, state in enumerate(random_positions(game, 60, seed=12)):
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=300)
+        stats = agent.search(state)
+        assert sorted(stats.actions) == sorted(state.legal_actions())
+        nodes += check_tree(agent, state)[0]
+    assert nodes > 60 * 100
+
+
+def test_flip_switch_repetition_draws_follow_the_reference() -> None:
+    """Single rounds with passing on (so every draw is a third occurrence), wandering by
+    switches that score nothing from positions with every tile face up, until an action makes
+    a third occurrence: every node of the tree, draws included, agrees with the reference."""
+    game = make("flip-switch", rounds=1, no_move="pass")
+    rng = random.Random(1)
+    found = 0
+    for state in face_up_positions(game, 40, seed=3):
+        for _ in range(200):
+            if any(
+                (after := state.apply(a)).is_terminal() and after.returns()[0] == 0
+                for a in state.legal_actions()
+            ):
+                agent = KernelMCTSAgent(random.Random(found), game, iterations=300)
+                agent.search(state)
+                assert check_tree(agent, state)[1] > 0
+                found += 1
+                break
+            quiet = [a for a in state.legal_actions() if not state.apply(a).is_terminal()]
+            if not quiet:
+                break
+            state = state.apply(rng.choice(quiet))
+        if found == 10:
+            break
+    assert found == 10
+
+
+def test_flip_switch_trees_go_on_into_the_next_round() -> None:
+    """In a three-round match, from positions where a switch wins the round, the tree holds
+    nodes of the next round (a fresh face-down grid, the other player to start) and every node
+    still agrees with the reference engine."""
+    game = make("flip-switch")
+    checked = 0
+    for index, state in enumerate(islice(positions(game, seed=13), 3000)):
+        ends_round = [
+            a for a in state.legal_actions() if len(state.apply(a).results) > len(state.results)
+        ]
+        if not ends_round:
+            continue
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=500)
+        agent.search(state)
+        check_tree(agent, state)
+        later = [s for _, s in tree_states(agent, state) if len(s.results) > len(state.results)]
+        assert later
+        checked += 1
+        if checked == 10:
+            break
+    assert checked == 10
+
+
+def test_flip_switch_flips_are_revealed_with_the_reference_odds() -> None:
+    """At every chance node passed 1,000 times, each shape's share is within 0.05 of its
+    probability from the tiles not yet seen. The positions have unequal odds (a shape with
+    fewer tiles left), so a draw that ignored the weights would fail: at 15 or more checked
+    nodes some outcome's probability is over 0.1 from uniform."""
+    game = make("flip-switch", rounds=1)
+    checked = lopsided = 0
+    for index, state in enumerate(random_positions(game, 40, seed=14)):
+        fs: FlipSwitchState = state  # type: ignore[assignment]
+        if fs.tiles.count(-1) < 3:
+            continue
+        agent = KernelMCTSAgent(random.Random(index), game, iterations=20_000, rollout_limit=4)
+        agent.search(state)
+        checked += check_spins(agent, state)
+        for node, after in tree_states(agent, state):
+            if after.is_chance_node() and int(agent.kernel_search.tree.visits[node]) >= 1000:
+                odds = [float(p) for _, p in after.chance_outcomes()]
+                lopsided += any(abs(p - 1 / len(odds)) > 0.1 for p in odds)
+    assert checked >= 40 and lopsided >= 15
+
+
+def test_flip_switch_search_sees_only_what_the_players_see() -> None:
+    """The hidden-information guarantee. A face-down tile has no shape until its flip is
+    revealed, so the search can depend only on the visible position and the line of play:
+    the same visible position reached by flipping in another order (the shapes seen at other
+    moments) gives identical root statistics with the same seed, and no node of the tree
+    shows a shape on a square whose flip its line of play has not revealed."""
+    game = make("flip-switch")
+    one = game.state_from_actions(["a1", "heart", "c3", "star", "b2", "heart"])
+    other = game.state_from_actions(["b2", "heart", "c3", "star", "a1", "heart"])
+    assert one.key() == other.key()
+
+    def search(state: State) -> tuple[KernelMCTSAgent, dict[int, tuple[int, float]]]:
+        agent = KernelMCTSAgent(random.Random(5), game, iterations=3000)
+        return agent, agent.search(state).actions
+
+    first, stats = search(one)
+    assert stats == search(other)[1]
+    assert len(stats) == 6 and sum(v for v, _ in stats.values()) == 3000
+    revealed = 0
+    for node, state in tree_states(first, one):
+        key = int(first.kernel_search.tree.pos[node, 0])
+        fs: FlipSwitchState = state  # type: ignore[assignment]
+        if state.is_terminal():
+            continue
+        for square, shape in enumerate(fs.tiles):
+            field = (key >> (2 * square)) & 3
+            assert field == (0 if shape == -1 else shape + 1)
+            revealed += shape != -1
+    assert revealed > 0
+
+
+def test_flip_switch_rollout_cut_at_once_is_the_reference_evaluation() -> None:
+    """With ``rollout_limit=0`` a rollout is the ported evaluation alone: on 300 random
+    positions of a three-round match (credited shapes, scoring chances, rounds won) it equals
+    ``State.evaluate(0)`` to rounding."""
+    game = make("flip-switch")
+    search = KernelMCTSAgent(random.Random(0), game).kernel_search
+    values = set()
+    for state in random_positions(game, 300, seed=15):
+        value = float(search.rollouts(state, 1, random.Random(1), 0)[0])
+        assert value == pytest.approx(state.evaluate(0), abs=1e-12)
+        values.add(round(value, 6))
+    assert len(values) > 10
+
+
+def test_flip_switch_search_follows_the_reference_mcts() -> None:
+    """Single rounds, rollouts cut at 20 plies (so the ported evaluation scores most of them):
+    on random positions of a round, the mean value of each action both searches visit
+    often agrees within 0.15 with the reference MCTS's (same budget, fixed seeds)."""
+    game = make("flip-switch", rounds=1)
+    compared = 0
+    for index, state in enumerate(random_positions(game, 6, seed=16)):
+        kernel = KernelMCTSAgent(
+            random.Random(index), game, iterations=2000, rollout_limit=20
+        ).action_values(state)
+        reference = MCTSAgent(
+            random.Random(index), iterations=2000, rollout_limit=20
+        ).action_values(state)
+        assert sorted(kernel) == sorted(reference) == sorted(state.legal_actions())
+        for action, (visits, mean) in kernel.items():
+            if visits >= 300 and reference[action][0] >= 300:
+                assert abs(mean - reference[action][1]) < 0.15
+                compared += 1
+    assert compared >= 6

@@ -73,6 +73,18 @@ def test_the_kernel_row_of_rubiks_flip_has_mcts_iterations() -> None:
         assert row["mcts_iterations_per_s"] > 0
 
 
+def test_the_kernel_row_of_flip_switch_has_mcts_iterations() -> None:
+    """Flip Switch's kernel has a compiled MCTS (flips as chance nodes) but no alpha-beta."""
+    done = flipgames("bench", "--json", "--game", "flip-switch", "--seconds", "0.1")
+    assert done.returncode == 0, done.stderr
+    rows = {row["kernel"]: row for row in json.loads(done.stdout)["results"]}
+    assert set(rows) == {"reference", "fast"}
+    for row in rows.values():
+        assert isinstance(row["mcts_iterations_per_s"], float)
+        assert row["mcts_iterations_per_s"] > 0
+    assert rows["fast"]["alphabeta_nodes_per_s"] is None
+
+
 def test_python_mode_measures_the_reference_alone() -> None:
     done = flipgames("bench", "--game", "flipflop", "--seconds", "0.05", kernel="python")
     assert done.returncode == 0, done.stderr

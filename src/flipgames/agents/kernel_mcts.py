@@ -3,10 +3,12 @@ algorithm (UCT, uniformly random rollouts to the end or ``rollout_limit`` plies,
 exploration constant, the most visited action) with every iteration in machine code.
 
 Which games have one is the kernel's business (:mod:`flipgames.core.jit_mcts`): FlipFlop
-(5x5 and 3x3), FlipFour, Rubik's Flip and Checkered Flag (whose spins are chance nodes, as in
-the reference). :func:`kernel_mcts` returns None for Flip Switch (its face-down tiles are
-hidden information the compiled tree does not model) and for every game with
-``FLIPGAMES_KERNEL=python``. Budgets are those of the reference: iterations (reproducible with
+(5x5 and 3x3), FlipFour, Rubik's Flip, Checkered Flag (whose spins are chance nodes, as in the
+reference) and Flip Switch (whose flips are chance nodes drawn from the tiles not yet seen, as
+in the reference: a face-down tile has no shape until then; the whole match of ``rounds`` is
+searched). :func:`kernel_mcts` returns None where a game has no kernel (Flip Switch's
+``must_flip``, ``switch_limit`` or boards other than 3x3, for instance) and for every game
+with ``FLIPGAMES_KERNEL=python``. Budgets are those of the reference: iterations (reproducible with
 a seeded generator), seconds, or both, whichever runs out first; at least one iteration runs.
 
 The levels still play the reference MCTS (their strength is documented by iterations); this

@@ -13,8 +13,8 @@ figure measured for about ``--seconds``:
   a player moves: the reference agents (:mod:`flipgames.agents`) in reference rows; in kernel
   rows the compiled MCTS (:mod:`flipgames.agents.kernel_mcts`, the same algorithm) and the
   compiled alpha-beta (:mod:`flipgames.agents.kernel_search`, what ``hard`` plays) where the
-  game has them, ``null`` in JSON where it has not (Flip Switch's kernel has neither,
-  Checkered Flag's no alpha-beta).
+  game has them, ``null`` in JSON where it has not (the chance games' kernels, Flip Switch's
+  and Checkered Flag's, have no compiled alpha-beta).
 
 The machine, Python, numpy and numba versions come with every run: the figures mean nothing
 without them. Kernel figures exclude the one-time compile or cache load (a warm-up call).

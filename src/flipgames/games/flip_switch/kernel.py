@@ -56,6 +56,7 @@ from flipgames.games.flip_switch.notation import FACE_DOWN, NO_SWITCH, UNCLAIMED
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.flip_switch.mcts_kernel import FlipSwitchMCTS
     from flipgames.games.flip_switch.rules import FlipSwitch, FlipSwitchState
     from flipgames.games.flip_switch.vector_kernel import FlipSwitchBatch
 
@@ -482,6 +483,13 @@ class FlipSwitchKernel:
         self.passing = bool(game.passing)
         self.rounds = game.rounds
         self.square_maps, self.pair_maps, self.shape_maps = _symmetries()
+
+    def mcts(self) -> FlipSwitchMCTS:
+        """A compiled MCTS over this kernel: flips are chance nodes, the match and the
+        repetition rule included (see :mod:`.mcts_kernel`)."""
+        from flipgames.games.flip_switch.mcts_kernel import FlipSwitchMCTS
+
+        return FlipSwitchMCTS(self)
 
     def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipSwitchBatch:
         """``num_envs`` matches of one seat against a random opponent, each flip's shape drawn
