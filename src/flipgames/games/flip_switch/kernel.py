@@ -158,6 +158,27 @@ def chance_weights(tiles: npt.NDArray[np.int64], weights: npt.NDArray[np.int64])
 
 
 @njit(cache=True)
+def completed_shape(
+    tiles: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], square: int,
+    lines: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
+    """An unclaimed shape that some line through ``square`` shows on all three tiles, or -1."""
+    for li in range(lines.shape[1]):
+        a = lines[square, li, 0]
+        if a < 0:
+            break
+        shape = tiles[a]
+        if (
+            shape >= 0
+            and shape == tiles[lines[square, li, 1]]
+            and shape == tiles[lines[square, li, 2]]
+            and owners[shape] < 0
+        ):
+            return int(shape)
+    return -1
+
+
+@njit(cache=True)
 def step(
     key: int,
     action: int,
@@ -214,19 +235,12 @@ def _step(
         square = changed0 if c == 0 else changed1
         if square < 0:
             continue
-        for li in range(lines.shape[1]):
-            a = lines[square, li, 0]
-            if a < 0:
-                break
-            shape = tiles[a]
-            if (
-                shape >= 0
-                and shape == tiles[lines[square, li, 1]]
-                and shape == tiles[lines[square, li, 2]]
-                and owners[shape] < 0
-            ):
-                owners[shape] = mover
-                scored += 1
+        # Claiming a shape takes it out of the search, so each completed shape counts once.
+        shape = completed_shape(tiles, owners, square, lines)
+        while shape >= 0:
+            owners[shape] = mover
+            scored += 1
+            shape = completed_shape(tiles, owners, square, lines)
     if scored:
         reversible = 0
         credited = 0

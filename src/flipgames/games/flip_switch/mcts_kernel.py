@@ -69,6 +69,7 @@ from flipgames.games.flip_switch.kernel import (
     SWITCH_BASE,
     _step,
     chance_weights,
+    completed_shape,
     legal_actions,
     unpack,
 )
@@ -176,25 +177,6 @@ def _play(
 
 
 @jit
-def _completes(tiles: I64, owners: I64, square: int, lines: I64) -> bool:
-    """:func:`.heuristics._completes`: a line through ``square`` shows three tiles of one
-    unclaimed shape."""
-    for li in range(lines.shape[1]):
-        a = lines[square, li, 0]
-        if a < 0:
-            break
-        shape = tiles[a]
-        if (
-            shape >= 0
-            and shape == tiles[lines[square, li, 1]]
-            and shape == tiles[lines[square, li, 2]]
-            and owners[shape] < 0
-        ):
-            return True
-    return False
-
-
-@jit
 def _flip_chance(
     tiles: I64, owners: I64, weights: I64, hidden: int, square: int, lines: I64
 ) -> float:
@@ -203,7 +185,7 @@ def _flip_chance(
     for k in range(SHAPES):
         if weights[k]:
             tiles[square] = k
-            if _completes(tiles, owners, square, lines):
+            if completed_shape(tiles, owners, square, lines) >= 0:
                 chance += weights[k] / hidden
     tiles[square] = -1
     return chance
@@ -218,7 +200,10 @@ def _switch_scores(tiles: I64, owners: I64, last: int, lines: I64, pairs: I64) -
         if a < 0 or b < 0 or a == b or (owners[a] >= 0 and owners[b] >= 0) or p == last:
             continue
         tiles[i], tiles[j] = b, a
-        scores = _completes(tiles, owners, i, lines) or _completes(tiles, owners, j, lines)
+        scores = (
+            completed_shape(tiles, owners, i, lines) >= 0
+            or completed_shape(tiles, owners, j, lines) >= 0
+        )
         tiles[i], tiles[j] = a, b
         if scores:
             return True
