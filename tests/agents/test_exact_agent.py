@@ -139,3 +139,55 @@ def test_fallible_opponents_fall_into_the_traps(opponent: str) -> None:
         results.append(state.returns()[seat])
     assert len(results) == 4 and min(results) >= 0  # every draw kept
     assert max(results) > 0  # and a trap sprung
+
+
+class _Ticks:
+    """A clock that advances one second each time it is read: the agent's checks of its
+    deadline, not the machine's speed, decide how far the measuring of traps gets."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def _drawn_with_choices(plies: int, seed: int) -> State:
+    game = make("rubiks-flip")
+    for state in _positions(plies, 20, seed=seed):
+        full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+        full.choose(state)
+        if full.last.value == 0 and len(full.last.keeping) >= 8:
+            return state
+    raise AssertionError("no drawn position with eight drawing actions")
+
+
+@pytest.mark.parametrize("searched", [0, 3])
+def test_time_running_out_leaves_the_most_tempting_actions_measured(searched: int) -> None:
+    """The cheap MCTS model is measured for every drawing action first; the dear searcher
+    model then goes through them from the most tempting. If the time runs out before the
+    searcher has measured ``searched`` of them, the chosen action is still the strongest lure
+    among those measured: by both models for the most tempting actions, else by the MCTS
+    model alone."""
+    game = make("rubiks-flip")
+    state = _drawn_with_choices(12, seed=31)
+    full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    full.choose(state)
+    keeping = full.last.keeping
+    # The deadline counts from the move's start; the clock is read twice more before the
+    # trap phase (the exact search's start and end), then once per action measured (MCTS
+    # model, then searcher model). Traps may use 0.9 of the move's time.
+    seconds = (2 + len(keeping) + searched + 0.5) / 0.9
+    agent = ExactSearchAgent(random.Random(1), game, seconds=seconds, clock=_Ticks())
+    action = agent.choose(state)
+    report = agent.last
+    assert report.exact and sorted(report.keeping) == sorted(keeping)
+    assert sorted(report.sampled) == sorted(keeping)  # the MCTS model measured every action
+    if searched == 0:
+        assert report.lures == report.sampled
+    else:
+        assert len(report.lures) == searched
+        measured = min(report.sampled[a] for a in report.lures)
+        assert all(report.sampled[a] <= measured for a in keeping if a not in report.lures)
+    assert report.lures[action] == max(report.lures.values())

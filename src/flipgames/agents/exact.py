@@ -68,7 +68,7 @@ FIRST_RATE = 1_000_000
 #: The share of the move's time the exact search may plan to use; the rest is the heuristic
 #: search's (which also breaks ties among equally good exact answers).
 EXACT_SHARE = 0.8
-#: The horizons a lure is measured at (see ``ExactSearchAgent._lure``), the nodes an opponent
+#: The horizons a lure is measured at (see ``_Probe``), the nodes an opponent
 #: is assumed to afford (a three-ply search of a Rubik's Flip midgame takes 8,000-15,000, a
 #: five-ply one 100,000-450,000 until about the eleventh tile), and how many times the last
 #: depth's nodes the next one is expected to take (it is not started if that is too many).
@@ -91,14 +91,17 @@ TABLE_BYTES = 16 << 20
 class ExactReport:
     """What the last move's search found: whether the exact search answered, the value of the
     position for the mover (+1, 0, -1; None if not exact), the actions that keep it, and for
-    each of those the share of the opponent's replies that lose (``traps``) and how much a
-    shallow searcher is drawn to them (``lures``; both where they were measured)."""
+    each of those the share of the opponent's replies that lose (``traps``) and how likely a
+    fallible opponent is to play one (``lures``, the two models' mean; where the time ran out
+    before any action had both, the MCTS model's alone), with the MCTS model's figure alone
+    (``sampled``, measured first for every action). All only where measured."""
 
     exact: bool = False
     value: int | None = None
     keeping: list[int] = field(default_factory=list)
     traps: dict[int, float] = field(default_factory=dict)
     lures: dict[int, float] = field(default_factory=dict)
+    sampled: dict[int, float] = field(default_factory=dict)
 
 
 class _OutOfNodes(Exception):
@@ -234,23 +237,38 @@ class ExactSearchAgent(Agent):
         return value, keeping
 
     def _traps(self, state: State, position: int, drawing: list[int], report: ExactReport) -> None:
-        """For each drawing action, how a shallow searcher is drawn to the opponent's losing
-        replies (:meth:`_lure`, every action first: it checks only the replies that searcher
-        ranks first, so it is cheap), then the share of the replies that lose for them (each
-        reply checked). Only actions measured completely get a figure (a partial count
-        would be biased); an action in a random order, so a budget cut short favours none."""
+        """For each drawing action, how likely a fallible opponent is to reply with a losing
+        move (its *lure*, :class:`_Probe`), then the share of the replies that lose for them
+        (each reply checked). The lure's two models differ in cost by about ten times, so
+        the cheap one (the MCTS) is measured for every action first and the dear one (the
+        short-horizon searcher) in the order the cheap one ranks them: when the time runs
+        out, the actions the MCTS finds most tempting have both figures. Only actions
+        measured completely get a figure (a partial count would be biased), in a random
+        order among equals, so a budget cut short favours none."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
             if terminal is None  # a drawing action that ends the game leaves no reply
         }
         order = self.rng.sample(drawing, len(drawing))
-        for action in order:
-            self._check_time()
-            if action in children:
-                report.lures[action] = self._lure(state.apply(action), children[action])
-            else:
-                report.lures[action] = 0.0
+        probes = {
+            action: _Probe(self, state.apply(action), children[action])
+            for action in order
+            if action in children
+        }
+        sampled = report.sampled
+        try:
+            for action in order:
+                self._check_time()
+                sampled[action] = probes[action].sampled() if action in probes else 0.0
+            for action in sorted(order, key=sampled.__getitem__, reverse=True):
+                self._check_time()
+                searched = probes[action].searched() if action in probes else 0.0
+                report.lures[action] = (searched + sampled[action]) / 2
+        except _OutOfNodes:
+            if not report.lures:  # not one searcher figure: the MCTS's figures alone decide
+                report.lures.update(sampled)
+            raise
         for action in order:
             self._check_time()
             if action not in children:
@@ -267,53 +285,64 @@ class ExactSearchAgent(Agent):
             return terminal > 0
         return self._search(position, 0, 1) > 0
 
-    def _lure(self, child: State, position: int) -> float:
-        """How likely a fallible opponent is to answer ``child`` (the packed ``position``)
-        with a losing reply, averaged over two kinds of opponent (replies checked exactly):
+    def _check_time(self) -> None:
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise _OutOfNodes
 
-        * a searcher with a short horizon: the share of losing replies among those ranked
-          first by the deepest search of :data:`LURE_DEPTHS` affordable within
-          :data:`LURE_NODES` nodes, with the game's evaluation. (An opponent deepening by
-          iterations plays what its deepest completed one ranks first; near the end a search
-          is cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as
-          the game's own search deepens: an even horizon ends on the opponent's placement.)
-        * a Monte Carlo tree search with random rollouts: the share of the visits of a compiled
-          UCT search of :data:`MCTS_ITERATIONS` iterations that went to losing replies among
-          its :data:`MCTS_CHECKED` most visited. (Against OpenSpiel's MCTSBot this share
-          predicts its real mistakes better than weighting replies by random playouts, which
-          the first version did: correlation 0.69 against 0.54 over 72 measured actions;
-          docs/ai.md.)
-        """
+
+class _Probe:
+    """The lure of one drawing action: how likely a fallible opponent is to answer ``child``
+    (the packed ``position``) with a losing reply, averaged over two kinds of opponent
+    (replies checked exactly, each at most once):
+
+    * :meth:`sampled`, a Monte Carlo tree search with random rollouts: the share of the
+      visits of a compiled UCT search of :data:`MCTS_ITERATIONS` iterations that went to
+      losing replies among its :data:`MCTS_CHECKED` most visited. (Against OpenSpiel's
+      MCTSBot this share predicts its real mistakes better than weighting replies by random
+      playouts, which the first version did: correlation 0.69 against 0.54 over 72 measured
+      actions; docs/ai.md.)
+    * :meth:`searched`, a searcher with a short horizon: the share of losing replies among
+      those ranked first by the deepest search of :data:`LURE_DEPTHS` affordable within
+      :data:`LURE_NODES` nodes, with the game's evaluation. (An opponent deepening by
+      iterations plays what its deepest completed one ranks first; near the end a search is
+      cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as the
+      game's own search deepens: an even horizon ends on the opponent's placement.)
+    """
+
+    def __init__(self, agent: ExactSearchAgent, child: State, position: int) -> None:
+        self.agent, self.child = agent, child
+        self.replies = {
+            reply: (after, end) for reply, after, end in agent.kernel.children(position)
+        }
+        self.lost: dict[int, bool] = {}
+
+    def loses(self, reply: int) -> bool:
+        if reply not in self.lost:
+            self.lost[reply] = self.agent._loses(*self.replies[reply])
+        return self.lost[reply]
+
+    def sampled(self) -> float:
+        agent = self.agent
+        tree = agent.mcts.search(self.child, agent.rng, MCTS_ITERATIONS, None, MCTS_EXPLORATION)
+        visits = {reply: n for reply, (n, _) in tree.actions.items()}
+        likely = sorted(visits, key=visits.__getitem__, reverse=True)[:MCTS_CHECKED]
+        return sum(visits[reply] for reply in likely if self.loses(reply)) / sum(visits.values())
+
+    def searched(self) -> float:
         from flipgames.core.jit_search import iterative_deepening
 
-        replies = {reply: (after, end) for reply, after, end in self.kernel.children(position)}
-        lost: dict[int, bool] = {}
-
-        def loses(reply: int) -> bool:
-            if reply not in lost:
-                lost[reply] = self._loses(*replies[reply])
-            return lost[reply]
-
+        agent = self.agent
         scores: dict[int, int] = {}
         nodes = 0
         for depth in LURE_DEPTHS:
             if nodes * LURE_GROWTH > LURE_NODES:
                 break  # the next depth would not finish: an opponent would play this one
             result = iterative_deepening(
-                self.model, child, self.rng, depth, max_nodes=LURE_NODES, depth_step=2
+                agent.model, self.child, agent.rng, depth, max_nodes=LURE_NODES, depth_step=2
             )
             if result.depth < depth:
                 break
             scores, nodes = result.scores, result.nodes
         top = max(scores.values())
         picks = [reply for reply, score in scores.items() if score == top]
-        searched = sum(loses(reply) for reply in picks) / len(picks)
-        tree = self.mcts.search(child, self.rng, MCTS_ITERATIONS, None, MCTS_EXPLORATION)
-        visits = {reply: n for reply, (n, _) in tree.actions.items()}
-        likely = sorted(visits, key=visits.__getitem__, reverse=True)[:MCTS_CHECKED]
-        sampled = sum(visits[reply] for reply in likely if loses(reply)) / sum(visits.values())
-        return (searched + sampled) / 2
-
-    def _check_time(self) -> None:
-        if self.deadline is not None and self.clock() > self.deadline:
-            raise _OutOfNodes
+        return sum(self.loses(reply) for reply in picks) / len(picks)
