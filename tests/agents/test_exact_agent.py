@@ -55,8 +55,8 @@ def _positions(plies: int, count: int, seed: int) -> list[State]:
 
 def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
     """Thirteen tiles down every action's value is found; the move keeps the value, and among
-    drawing moves it is one with the strongest lure, then the most losing replies (shares
-    checked by minimax; a lure needs a losing reply)."""
+    drawing moves it is one with the strongest lure, then the searcher's strongest pull, then
+    the most losing replies (shares checked by minimax; a lure needs a losing reply)."""
     game = make("rubiks-flip")
     memo: dict[tuple[int, ...], int] = {}
     trapped = 0
@@ -75,11 +75,15 @@ def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
                 replies = [] if child.is_terminal() else list(child.legal_actions())
                 losing = sum(_after(child, r, memo) == -1 for r in replies)
                 assert report.traps[move] == (losing / len(replies) if replies else 0.0)
-                assert 0.0 <= report.lures[move] <= 1.0
-                assert report.lures[move] == 0.0 or losing > 0
+                for figure in (report.lures, report.searched, report.sampled):
+                    assert 0.0 <= figure[move] <= 1.0
+                    assert figure[move] == 0.0 or losing > 0
             strongest = max(report.lures.values())
             assert report.lures[action] == strongest
             tied = [m for m in keeping if report.lures[m] == strongest]
+            pull = max(report.searched[m] for m in tied)
+            assert report.searched[action] == pull
+            tied = [m for m in tied if report.searched[m] == pull]
             assert report.traps[action] == max(report.traps[m] for m in tied)
             trapped += strongest > 0
     assert trapped > 0  # the positions above include lures to set
@@ -165,11 +169,11 @@ def _drawn_with_choices(plies: int, seed: int) -> State:
 
 @pytest.mark.parametrize("searched", [0, 3])
 def test_time_running_out_leaves_the_most_tempting_actions_measured(searched: int) -> None:
-    """The cheap MCTS model is measured for every drawing action first; the dear searcher
-    model then goes through them from the most tempting. If the time runs out before the
-    searcher has measured ``searched`` of them, the chosen action is still the strongest lure
-    among those measured: by both models for the most tempting actions, else by the MCTS
-    model alone."""
+    """One MCTS model search is measured for every drawing action first; the precise figures
+    (more searches, and the searcher model) then go through them from the most tempting. If
+    the time runs out after ``searched`` of them, the chosen action is still the strongest
+    lure among those measured: by the precise figures for the most tempting actions, else by
+    the first ones."""
     game = make("rubiks-flip")
     state = _drawn_with_choices(12, seed=31)
     full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
@@ -187,7 +191,7 @@ def test_time_running_out_leaves_the_most_tempting_actions_measured(searched: in
     if searched == 0:
         assert report.lures == report.sampled
     else:
-        assert len(report.lures) == searched
+        assert len(report.lures) == len(report.searched) == searched
         measured = min(report.sampled[a] for a in report.lures)
         assert all(report.sampled[a] <= measured for a in keeping if a not in report.lures)
     assert report.lures[action] == max(report.lures.values())

@@ -8,11 +8,12 @@ this agent, within its time budget:
    action's value (win, draw or loss for the side to move). Where that fits in the time it
    never throws a value away and always takes a win it is offered;
 2. among the actions that keep a draw, sets a trap: it prefers the one after which a
-   fallible opponent is most likely to reply with a losing move (a *lure*, averaged over two
-   kinds of opponent: a searcher with a short horizon, which plays what a shallow search with
-   the game's evaluation ranks first, and a Monte Carlo tree search with random rollouts,
-   modelled by the kernel's compiled MCTS; each reply's value checked exactly), then the one
-   that leaves the opponent the largest share of losing replies. A perfect opponent still draws;
+   fallible opponent is most likely to reply with a losing move (a *lure*: how often a Monte
+   Carlo tree search with random rollouts, modelled by the kernel's compiled MCTS, would
+   reply with a move that loses, each reply's value checked exactly), then the one a searcher
+   with a short horizon (what a shallow search with the game's evaluation ranks first) is
+   most drawn to, then the one that leaves the opponent the largest share of losing replies.
+   A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
    (the opening), with the compiled alpha-beta and the game's evaluation
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
@@ -75,12 +76,15 @@ EXACT_SHARE = 0.8
 LURE_DEPTHS = (1, 3, 5)
 LURE_NODES = 40_000
 LURE_GROWTH = 6
-#: The MCTS opponent model: iterations (about what OpenSpiel's MCTSBot affords in a third of a
-#: second, 1-2 ms compiled), its UCT constant (MCTSBot's), and how many of the most visited
-#: replies are checked exactly (the rest hold few visits).
-MCTS_ITERATIONS = 1500
+#: The MCTS opponent model: iterations (about what OpenSpiel's MCTSBot affords in the 0.9 s
+#: *hard* thinks, 3-5 ms compiled; a model of 1,500 iterations predicted that bot's mistakes
+#: less well, docs/ai.md), its UCT constant (MCTSBot's), how many of the most visited replies
+#: are checked exactly (the rest hold few visits), and how many searches are averaged for
+#: the actions the first search finds most tempting (one search is noisy).
+MCTS_ITERATIONS = 5000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 6
+MCTS_RUNS = 3
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -92,9 +96,11 @@ class ExactReport:
     """What the last move's search found: whether the exact search answered, the value of the
     position for the mover (+1, 0, -1; None if not exact), the actions that keep it, and for
     each of those the share of the opponent's replies that lose (``traps``) and how likely a
-    fallible opponent is to play one (``lures``, the two models' mean; where the time ran out
-    before any action had both, the MCTS model's alone), with the MCTS model's figure alone
-    (``sampled``, measured first for every action). All only where measured."""
+    fallible opponent is to play one: an MCTS opponent model's first figure for every action
+    (``sampled``), its mean over :data:`MCTS_RUNS` searches (``lures``; where the time ran
+    out before any action had that, the first figures) and the short-horizon searcher's
+    figure (``searched``) for the actions the first figures rank highest. All only where
+    measured."""
 
     exact: bool = False
     value: int | None = None
@@ -102,6 +108,7 @@ class ExactReport:
     traps: dict[int, float] = field(default_factory=dict)
     lures: dict[int, float] = field(default_factory=dict)
     sampled: dict[int, float] = field(default_factory=dict)
+    searched: dict[int, float] = field(default_factory=dict)
 
 
 class _OutOfNodes(Exception):
@@ -176,14 +183,13 @@ class ExactSearchAgent(Agent):
         if report.exact:
             candidates = report.keeping
             if report.lures:
-                # The strongest lure, then the most losing replies where they were counted
-                # for every such action. (If the budget ran out while measuring lures, only
-                # the measured actions compete.)
-                strongest = max(report.lures.values())
-                candidates = [a for a in report.lures if report.lures[a] == strongest]
-                if all(a in report.traps for a in candidates):
-                    most = max(report.traps[a] for a in candidates)
-                    candidates = [a for a in candidates if report.traps[a] == most]
+                # The strongest lure, then the searcher's strongest pull, then the most losing
+                # replies, each where it was measured for every action still in the running.
+                # (If the budget ran out while measuring lures, only the measured actions
+                # compete.)
+                candidates = _strongest(list(report.lures), report.lures)
+                candidates = _strongest(candidates, report.searched)
+                candidates = _strongest(candidates, report.traps)
         if len(candidates) == 1:
             return candidates[0]
         if self.seconds is not None:
@@ -238,13 +244,13 @@ class ExactSearchAgent(Agent):
 
     def _traps(self, state: State, position: int, drawing: list[int], report: ExactReport) -> None:
         """For each drawing action, how likely a fallible opponent is to reply with a losing
-        move (its *lure*, :class:`_Probe`), then the share of the replies that lose for them
-        (each reply checked). The lure's two models differ in cost by about ten times, so
-        the cheap one (the MCTS) is measured for every action first and the dear one (the
-        short-horizon searcher) in the order the cheap one ranks them: when the time runs
-        out, the actions the MCTS finds most tempting have both figures. Only actions
-        measured completely get a figure (a partial count would be biased), in a random
-        order among equals, so a budget cut short favours none."""
+        move (:class:`_Probe`), then the share of the replies that lose for them (each reply
+        checked). One MCTS search is measured for every action first; then, from the action
+        it finds most tempting down, the mean of :data:`MCTS_RUNS` searches (the *lure*) and
+        the short-horizon searcher's figure (about as dear as two searches): when the time
+        runs out, the most tempting actions have the precise figures. Only actions measured
+        completely get a figure (a partial count would be biased), in a random order among
+        equals, so a budget cut short favours none."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
@@ -263,10 +269,15 @@ class ExactSearchAgent(Agent):
                 sampled[action] = probes[action].sampled() if action in probes else 0.0
             for action in sorted(order, key=sampled.__getitem__, reverse=True):
                 self._check_time()
-                searched = probes[action].searched() if action in probes else 0.0
-                report.lures[action] = (searched + sampled[action]) / 2
+                if action not in probes:
+                    report.lures[action] = report.searched[action] = 0.0
+                    continue
+                probe = probes[action]
+                more = sum(probe.sampled() for _ in range(MCTS_RUNS - 1))
+                report.searched[action] = probe.searched()
+                report.lures[action] = (sampled[action] + more) / MCTS_RUNS
         except _OutOfNodes:
-            if not report.lures:  # not one searcher figure: the MCTS's figures alone decide
+            if not report.lures:  # no action measured precisely: the first figures decide
                 report.lures.update(sampled)
             raise
         for action in order:
@@ -290,17 +301,25 @@ class ExactSearchAgent(Agent):
             raise _OutOfNodes
 
 
+def _strongest(actions: list[int], figures: dict[int, float]) -> list[int]:
+    """The ``actions`` with the highest figure, or all of them if one has none."""
+    if not all(a in figures for a in actions):
+        return actions
+    top = max(figures[a] for a in actions)
+    return [a for a in actions if figures[a] == top]
+
+
 class _Probe:
-    """The lure of one drawing action: how likely a fallible opponent is to answer ``child``
-    (the packed ``position``) with a losing reply, averaged over two kinds of opponent
-    (replies checked exactly, each at most once):
+    """How likely a fallible opponent is to answer ``child`` (the packed ``position``, after
+    one drawing action) with a losing reply, by two kinds of opponent (replies checked
+    exactly, each at most once):
 
     * :meth:`sampled`, a Monte Carlo tree search with random rollouts: the share of the
       visits of a compiled UCT search of :data:`MCTS_ITERATIONS` iterations that went to
       losing replies among its :data:`MCTS_CHECKED` most visited. (Against OpenSpiel's
       MCTSBot this share predicts its real mistakes better than weighting replies by random
       playouts, which the first version did: correlation 0.69 against 0.54 over 72 measured
-      actions; docs/ai.md.)
+      actions; docs/ai.md.) A search is random: averaging a few sharpens the figure.
     * :meth:`searched`, a searcher with a short horizon: the share of losing replies among
       those ranked first by the deepest search of :data:`LURE_DEPTHS` affordable within
       :data:`LURE_NODES` nodes, with the game's evaluation. (An opponent deepening by
