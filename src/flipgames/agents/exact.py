@@ -69,7 +69,7 @@ FIRST_RATE = 1_000_000
 #: The share of the move's time the exact search may plan to use; the rest is the heuristic
 #: search's (which also breaks ties among equally good exact answers).
 EXACT_SHARE = 0.8
-#: The horizons a lure is measured at (see ``_Probe``), the nodes an opponent
+#: The horizons a lure is measured at (see ``LureProbe``), the nodes an opponent
 #: is assumed to afford (a three-ply search of a Rubik's Flip midgame takes 8,000-15,000, a
 #: five-ply one 100,000-450,000 until about the eleventh tile), and how many times the last
 #: depth's nodes the next one is expected to take (it is not started if that is too many).
@@ -244,7 +244,7 @@ class ExactSearchAgent(Agent):
 
     def _traps(self, state: State, position: int, drawing: list[int], report: ExactReport) -> None:
         """For each drawing action, how likely a fallible opponent is to reply with a losing
-        move (:class:`_Probe`), then the share of the replies that lose for them (each reply
+        move (:class:`LureProbe`), then the share of the replies that lose for them (each reply
         checked). One MCTS search is measured for every action first; then, from the action
         it finds most tempting down, the mean of :data:`MCTS_RUNS` searches (the *lure*) and
         the short-horizon searcher's figure (about as dear as two searches): when the time
@@ -258,7 +258,7 @@ class ExactSearchAgent(Agent):
         }
         order = self.rng.sample(drawing, len(drawing))
         probes = {
-            action: _Probe(self, state.apply(action), children[action])
+            action: LureProbe(self, state.apply(action), children[action])
             for action in order
             if action in children
         }
@@ -309,10 +309,11 @@ def _strongest(actions: list[int], figures: dict[int, float]) -> list[int]:
     return [a for a in actions if figures[a] == top]
 
 
-class _Probe:
+class LureProbe:
     """How likely a fallible opponent is to answer ``child`` (the packed ``position``, after
     one drawing action) with a losing reply, by two kinds of opponent (replies checked
-    exactly, each at most once):
+    exactly, each at most once; ``agent`` gives the searches, its transposition table and its
+    random generator, so the figures are reproducible with the agent's seed):
 
     * :meth:`sampled`, a Monte Carlo tree search with random rollouts: the share of the
       visits of a compiled UCT search of :data:`MCTS_ITERATIONS` iterations that went to
@@ -336,18 +337,21 @@ class _Probe:
         self.lost: dict[int, bool] = {}
 
     def loses(self, reply: int) -> bool:
+        """Whether ``reply`` loses for the opponent (the agent's exact search; remembered)."""
         if reply not in self.lost:
             self.lost[reply] = self.agent._loses(*self.replies[reply])
         return self.lost[reply]
 
-    def sampled(self) -> float:
+    def sampled(self, iterations: int = MCTS_ITERATIONS) -> float:
+        """One MCTS search's figure (a new search each call: average a few for precision)."""
         agent = self.agent
-        tree = agent.mcts.search(self.child, agent.rng, MCTS_ITERATIONS, None, MCTS_EXPLORATION)
+        tree = agent.mcts.search(self.child, agent.rng, iterations, None, MCTS_EXPLORATION)
         visits = {reply: n for reply, (n, _) in tree.actions.items()}
         likely = sorted(visits, key=visits.__getitem__, reverse=True)[:MCTS_CHECKED]
         return sum(visits[reply] for reply in likely if self.loses(reply)) / sum(visits.values())
 
     def searched(self) -> float:
+        """The short-horizon searcher's figure."""
         from flipgames.core.jit_search import iterative_deepening
 
         agent = self.agent
