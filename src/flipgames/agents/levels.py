@@ -98,7 +98,7 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         seconds = spec.seconds
         exact = (
             "exact search wherever it answers in time, preferring among the drawing moves "
-            "those that leave the opponent the most losing replies, else "
+            "the trap a Monte Carlo searcher is likeliest to fall into, else "
             if alphabeta.is_provable(game)
             else ""
         )
