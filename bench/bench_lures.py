@@ -1,11 +1,12 @@
 """How well Rubik's Flip ``hard``'s trap figures predict OpenSpiel's MCTSBot's real mistakes.
 
 Run: ``.venv/bin/python bench/bench_lures.py [--games 20] [--ply 10] [--sims 4918]
-[--answers 4] [--seed 31]`` (OpenSpiel is an optional dependency: ``pip install -e '.[bench]'``).
+[--answers 4] [--seed 31] [--seconds 0.9]`` (OpenSpiel is an optional dependency:
+``pip install -e '.[bench]'``).
 
-1. Plays ``--games`` games of ``hard`` (0.3 CPU s a move) against MCTSBot (1,700 simulations)
-   and keeps each position at ``--ply`` tiles where ``hard`` is to move and the position is a
-   draw.
+1. Plays ``--games`` games of ``hard`` (``--seconds`` CPU s a move, its level's 0.9 by
+   default) against MCTSBot (``--sims`` simulations) and keeps each position at ``--ply``
+   tiles where ``hard`` is to move and the position is a draw.
 2. For each, takes the drawing actions with the most losing replies (ten), three others at
    random and ``hard``'s own choice; MCTSBot with ``--sims`` simulations answers each of them
    ``--answers`` times, and each answer is checked exactly (does it lose?).
@@ -34,20 +35,19 @@ from flipgames.agents.exact import ExactSearchAgent, LureProbe
 from flipgames.core.game import Game, State
 from flipgames.solvers import alphabeta
 
-#: The MCTSBot the positions come from (the equal-time budget at 0.3 s) and how many of the
-#: actions with the most losing replies are measured, besides ``hard``'s and a few others.
-SOURCE_SIMS = 1_700
+#: How many of the actions with the most losing replies are measured, besides ``hard``'s
+#: and a few others.
 MOST_LOSING = 10
 OTHERS = 3
 
 
-def collect(game: Game, games: int, ply: int, seed: int) -> list[State]:
+def collect(game: Game, games: int, ply: int, seed: int, seconds: float, sims: int) -> list[State]:
     """Positions at ``ply`` tiles with ``hard`` to move from games against MCTSBot."""
     found = []
     for index in range(games):
         seat = index % 2
-        hard = new_hard(game, random.Random(f"{seed}:{index}:hard"), 0.3)
-        bot = MCTSBotAgent(random.Random(f"{seed}:{index}:bot"), SOURCE_SIMS)
+        hard = new_hard(game, random.Random(f"{seed}:{index}:hard"), seconds)
+        bot = MCTSBotAgent(random.Random(f"{seed}:{index}:bot"), sims)
         state = game.new_initial_state()
         while not state.is_terminal() and len(state.history) < ply:
             agent = hard if state.current_player == seat else bot
@@ -84,9 +84,12 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=4_918)
     parser.add_argument("--answers", type=int, default=4)
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--seconds", type=float, default=0.9, help="hard's time a move")
     args = parser.parse_args()
-    if min(args.games, args.sims, args.answers) < 1 or not 1 <= args.ply <= 14:
-        parser.error("--games, --sims and --answers must be positive, --ply 1..14")
+    if min(args.games, args.sims, args.answers) < 1 or args.seconds <= 0:
+        parser.error("--games, --sims, --answers and --seconds must be positive")
+    if not 1 <= args.ply <= 14:
+        parser.error("--ply must be 1..14")
     game = make("rubiks-flip")
     began = time.process_time()
     rows: list[tuple[int, float, dict[str, float]]] = []
@@ -95,7 +98,9 @@ def main() -> None:
     table = np.zeros(alphabeta.table_entries(1 << 28), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
     rng = random.Random(args.seed)
-    for index, state in enumerate(collect(game, args.games, args.ply, args.seed)):
+    for index, state in enumerate(
+        collect(game, args.games, args.ply, args.seed, args.seconds, args.sims)
+    ):
         agent = ExactSearchAgent(random.Random(index), game, max_nodes=10**9)
         chosen = agent.choose(state)
         report = agent.last
