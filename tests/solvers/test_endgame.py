@@ -230,7 +230,7 @@ def test_a_probe_refuses_layers_of_the_wrong_shape_and_a_bad_size() -> None:
     kernel = GAME.kernel()
     with pytest.raises(ValueError, match="must hold 4,800 int16 values"):
         kernel.endgame_table([np.zeros(10, dtype=np.int16)])  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="needs 2..10 pieces, not 11"):
+    with pytest.raises(ValueError, match=r"needs 2\.\.10 pieces, not 11"):
         kernel.build_endgame(11)  # type: ignore[attr-defined]
 
 
@@ -286,6 +286,26 @@ def test_drawn_positions_stay_drawn_and_lost_ones_hold_out(table: EndgameTable) 
         elif value.outcome == "loss" and value.distance:
             end = play_out(state, agent, table_agent(8), value.distance)
             assert end.is_terminal() and len(end.history) == value.distance
+
+
+def test_a_lost_side_takes_a_draw_by_third_repetition(table: EndgameTable) -> None:
+    """The tables know positions, not games. Both sides walk one piece round a square of
+    four moves (White e1-d2-e2-d1, Black d4-e3-d3-e4); before Black closes the second round,
+    Black is lost by the table (in 8), but closing it makes the start position occur for the
+    third time: a draw, which the table player takes."""
+    e1, e5, d4 = 4, 24, 18
+    start = GAME.state_at(1 << e1 | 1 << e5, 1 << d4, 1 << e1 | 1 << e5 | 1 << d4, 0)
+    cycle = ["e1-d2", "d4-e3", "d2-e2", "e3-d3", "e2-d1", "d3-e4", "d1-e1", "e4-d4"]
+    state = start
+    for move in cycle + cycle[:-1]:
+        state = state.apply(state.parse_action(move))
+    assert table.value(state) == EndgameValue(-1, 8)
+    closing = state.parse_action("e4-d4")
+    assert action_values(table, state)[closing] == EndgameValue(0, None)
+    agent = table_agent(3)
+    end = state.apply(agent.choose(state))
+    assert end.is_terminal() and end.returns() == (0, 0)
+    assert agent.last.value == EndgameValue(-1, 8)
 
 
 def test_hard_on_flipflop_5x5_plays_from_the_tables_and_says_so() -> None:

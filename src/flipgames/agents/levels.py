@@ -14,9 +14,9 @@ reproducible on any machine; they take well under a second a move. ``hard`` thin
 :data:`~flipgames.core.manifest.HARD_SECONDS` a move: on the compiled alpha-beta where its
 manifest asks for it and the game has a kernel (FlipFlop of both sizes, FlipFour, Rubik's
 Flip; Rubik's Flip, proved by search, first asks its exact search: agents.exact; FlipFlop
-5x5 plays positions with at most 4 pieces perfectly from endgame tables: agents.endgame), else on the
-reference agents with their node budgets and that deadline, whichever runs out first. Tests
-that need reproducible strong play build the agents with node budgets
+5x5 plays positions with at most 4 pieces perfectly from endgame tables: agents.endgame),
+else on the reference agents with their node budgets and that deadline, whichever runs out
+first. Tests that need reproducible strong play build the agents with node budgets
 (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
 :class:`~flipgames.agents.search.AlphaBetaAgent`).
 

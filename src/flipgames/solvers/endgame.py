@@ -27,7 +27,7 @@ import hashlib
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flipgames.core.endgame import EndgameKernel, EndgameTable
 from flipgames.core.kernel import kernel_for
@@ -89,9 +89,10 @@ def _store(path: Path, layers: list[npt.NDArray[np.int16]]) -> None:
     import numpy as np
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {f"pieces{n}": layer for n, layer in enumerate(layers, start=2)}
+    arrays: dict[str, Any] = {f"pieces{n}": layer for n, layer in enumerate(layers, start=2)}
+    arrays["sha256"] = np.array(_digest(layers))
     temporary = path.with_name(f"{path.stem}.tmp{os.getpid()}.npz")
-    np.savez(temporary, sha256=np.array(_digest(layers)), **arrays)
+    np.savez(temporary, **arrays)
     temporary.replace(path)
 
 

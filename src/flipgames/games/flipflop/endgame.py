@@ -279,9 +279,7 @@ def build_layer(geometry: Geometry, n: int, lower: I16, progress: Progress = sil
 def build_tables(geometry: Geometry, max_pieces: int, progress: Progress = silent) -> list[I16]:
     """The tables of 2..``max_pieces`` pieces, smallest first."""
     if not 2 <= max_pieces <= 2 * geometry.size:
-        raise ValueError(
-            f"an endgame table needs 2..{2 * geometry.size} pieces, not {max_pieces}"
-        )
+        raise ValueError(f"an endgame table needs 2..{2 * geometry.size} pieces, not {max_pieces}")
     layers: list[I16] = []
     lower = np.zeros(0, dtype=np.int16)
     for n in range(2, max_pieces + 1):
@@ -320,7 +318,12 @@ class FlipFlopEndgameTable:
         key = state.key()
         assert isinstance(key, int)
         mask = (1 << self.area) - 1
-        return key & mask, key >> self.area & mask, key >> 2 * self.area & mask, key >> 3 * self.area
+        return (
+            key & mask,
+            key >> self.area & mask,
+            key >> 2 * self.area & mask,
+            key >> 3 * self.area,
+        )
 
     def covers(self, state: State) -> bool:
         white, black, _, _ = self._unpack(state)

@@ -198,7 +198,9 @@ class FlipFlop(Game):
         if side not in (WHITE, BLACK):
             raise ValueError(f"the side to move is 0 (White) or 1 (Black), not {side}")
         key = white | black << board.area | bishops << 2 * board.area | side << 3 * board.area
-        return FlipFlopState(self, board, white, black, bishops, side, key, 0, 1 << key % _BUCKETS, 1)
+        return FlipFlopState(
+            self, board, white, black, bishops, side, key, 0, 1 << key % _BUCKETS, 1
+        )
 
     def rules_summary(self) -> str:
         """The rules as flipgames plays them (rulebook, rulings, options)."""
