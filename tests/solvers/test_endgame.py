@@ -321,6 +321,38 @@ def test_hard_on_flipflop_5x5_plays_from_the_tables_and_says_so() -> None:
     assert endgame.endgame_table(small) is None
 
 
+def test_tables_are_built_on_first_use_with_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is built until a covered position comes; then the build reports progress to
+    the agent's receiver (which ``make_level_agent`` passes on), and the next process loads."""
+    monkeypatch.setenv("FLIPGAMES_CACHE", str(tmp_path))
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    reports: list[tuple[str, int | None, int | None]] = []
+
+    def record(message: str, *, done: int | None = None, total: int | None = None) -> None:
+        reports.append((message, done, total))
+
+    hard = make_level_agent(GAME, "hard", random.Random(1), progress=record)
+    assert isinstance(hard, EndgameAgent) and hard.progress is record
+    agent = table_agent(1)
+    agent.progress = record
+    agent.choose(GAME.new_initial_state())
+    assert not reports and not endgame.table_path(GAME, PIECES).exists()
+    agent.choose(GAME.state_at(1 << 2, 1 << 7, 0, 1))
+    assert endgame.table_path(GAME, PIECES).exists()
+    messages = {message.split(",")[0] for message, _, _ in reports}
+    assert messages == {"endgame tables: 2 pieces", "endgame tables: 3 pieces"}
+    assert all(
+        done is not None and total is not None and done <= total for _, done, total in reports
+    )
+    assert ("endgame tables: 3 pieces, moves", 220_800, 220_800) in reports
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    reports.clear()
+    table_agent(2).choose(GAME.state_at(1 << 2, 1 << 7, 0, 1))
+    assert not reports  # loaded from the cache
+
+
 def test_hard_keeps_searching_where_the_tables_do_not_reach() -> None:
     agent = table_agent(1)
     start = GAME.new_initial_state()

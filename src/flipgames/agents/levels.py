@@ -193,7 +193,7 @@ def make_level_agent(
     Raises :class:`UnknownAgentError` for a name that is no level and
     :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
     levels that exist. ``perfect`` solves the game first if no solution is cached, reporting
-    to ``progress``.
+    to ``progress``; so does FlipFlop 5x5's ``hard`` when it first builds its endgame tables.
     """
     _check_level(game, level)
     if level == "random":
@@ -202,7 +202,10 @@ def make_level_agent(
         return ProofAgent(rng, game, _levels(game)["hard"].build(rng))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    return _levels(game)[level].build(rng)
+    agent = _levels(game)[level].build(rng)
+    if isinstance(agent, EndgameAgent):
+        agent.progress = progress  # its tables are built on first use: seconds, with progress
+    return agent
 
 
 def _check_level(game: Game, level: str) -> None:
