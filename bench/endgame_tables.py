@@ -280,6 +280,9 @@ def main() -> None:
     parser.add_argument("--game-nodes", type=int, default=100_000)
     parser.add_argument("--verify", type=int, default=20_000, help="positions to verify")
     parser.add_argument("--skip-play", action="store_true", help="only the cost")
+    parser.add_argument(
+        "--only-conversions", action="store_true", help="the cost, then only the conversions"
+    )
     args = parser.parse_args()
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
@@ -287,6 +290,9 @@ def main() -> None:
     table = cost(args.pieces)
     verify(table, sample(args.pieces, args.verify, args.seed + 1))
     if args.skip_play:
+        return
+    if args.only_conversions:
+        conversions(args, table)
         return
     game = flipflop()
     states = sample(args.pieces, args.positions, args.seed)
@@ -310,6 +316,12 @@ def main() -> None:
         search = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
         tables = EndgameAgent(random.Random(1), game, search, max_pieces=args.pieces)
         judge(f"{what}: hard with tables", tables, table, positions)
+    conversions(args, table)
+
+
+def conversions(args: argparse.Namespace, table: EndgameTable) -> None:
+    """Part 3: the won positions played out without and with the tables."""
+    game = flipflop()
     print()
     print(
         "| player, from won positions | positions | won | drawn | not over at ply 400 "

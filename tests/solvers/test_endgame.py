@@ -353,6 +353,15 @@ def test_tables_are_built_on_first_use_with_progress(
     assert not reports  # loaded from the cache
 
 
+def test_without_the_kernels_there_are_no_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``FLIPGAMES_KERNEL=python``: the tables are the compiled kernel's, so none; ``hard``
+    is the reference alpha-beta and says nothing of tables."""
+    monkeypatch.setenv("FLIPGAMES_KERNEL", "python")
+    assert not has_endgame_tables(GAME) and endgame.endgame_table(GAME) is None
+    assert not isinstance(make_level_agent(GAME, "hard", random.Random(1)), EndgameAgent)
+    assert "endgame" not in describe_level(GAME, "hard")
+
+
 def test_hard_keeps_searching_where_the_tables_do_not_reach() -> None:
     agent = table_agent(1)
     start = GAME.new_initial_state()
