@@ -183,21 +183,16 @@ def test_short_results_are_confirmed_by_minimax(table: EndgameTable) -> None:
     assert min(checked.values()) >= 40, checked
 
 
-def test_hand_made_positions() -> None:
-    """Positions worked out by hand: a capture of the last piece wins at once; a lone rook
-    facing a lone rook with no goal to attack is a draw."""
-    table = endgame.endgame_table(GAME, PIECES)
-    assert table is not None
-    c1, c2, a3, e3 = 2, 7, 10, 14
+def test_hand_made_positions(table: EndgameTable) -> None:
+    """Positions worked out by hand: a capture of the last enemy piece wins at once; a side
+    in check that cannot capture on its goal has lost on the spot."""
+    c1, c2, a3 = 2, 7, 10
     # Black's rook on c2 takes White's piece on White's goal c1: a win in one ply.
     assert table.value(GAME.state_at(1 << c1, 1 << c2, 0, 1)) == EndgameValue(1, 1)
-    # White to move, in check, its only piece unable to reach c1: lost on the spot.
+    # White to move, in check (Black on c1), its rook on a3 cannot reach c1: lost now.
     assert table.value(GAME.state_at(1 << a3, 1 << c1, 0, 0)) == EndgameValue(-1, 0)
-    # No piece on a goal: nothing can ever be captured... until a piece steps on a goal and
-    # survives a turn. Two lone pieces: whoever steps onto the enemy goal is taken there or
-    # wins; the table knows; here the reference agrees with the children (draw or not).
-    state = GAME.state_at(1 << a3, 1 << e3, 0, 0)
-    assert table.value(state) == reference_value(table, state)
+    # With a bishop on a3 instead it captures on c1 (a3-b2-c1) and wins.
+    assert table.value(GAME.state_at(1 << a3, 1 << c1, 1 << a3, 0)) == EndgameValue(1, 1)
 
 
 def test_the_cache_stores_loads_and_rebuilds_a_corrupt_file(
