@@ -22,6 +22,7 @@ from flipgames.agents.endgame import (
     NoEndgameTableError,
     action_values,
     has_endgame_tables,
+    known_values,
 )
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent
 from flipgames.core.endgame import EndgameTable, EndgameValue
@@ -314,6 +315,49 @@ def test_hard_on_flipflop_5x5_plays_from_the_tables_and_says_so() -> None:
             random.Random(1), small, KernelAlphaBetaAgent(random.Random(1), small, max_nodes=10)
         )
     assert endgame.endgame_table(small) is None
+
+
+def four_piece_positions(count: int, seed: int) -> list[State]:
+    """Random live positions with 4 pieces (one more than the test tables hold) in which
+    some capture is possible."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        squares = rng.sample(range(AREA), 4)
+        colours = [0, 1, *rng.choices((0, 1), k=2)]
+        white = sum(1 << s for s, c in zip(squares, colours, strict=True) if c == 0)
+        black = sum(1 << s for s, c in zip(squares, colours, strict=True) if c == 1)
+        bishops = sum(1 << s for s in squares if rng.random() < 0.5)
+        state = GAME.state_at(white, black, bishops, rng.randrange(2))
+        if not state.is_terminal() and any(
+            (white | black) >> (a % AREA) & 1 for a in state.legal_actions()
+        ):
+            found.append(state)
+    return found
+
+
+def test_one_piece_too_many_a_capture_into_the_tables_is_valued(table: EndgameTable) -> None:
+    """With one piece more than the tables hold, a capture into a won ending is played (and
+    wins: the reference engine makes the child, the tables say it is lost for the
+    opponent), and a capture into a lost ending is never played while anything else
+    remains. (The search behind it gets a single node, too few to see any of that.)"""
+    search = KernelAlphaBetaAgent(random.Random(4), GAME, max_nodes=1)
+    agent = EndgameAgent(random.Random(4), GAME, search, max_pieces=PIECES)
+    took_win = avoided = 0
+    for state in four_piece_positions(300, seed=13):
+        action = agent.choose(state)
+        values = known_values(table, state)
+        assert agent.last.actions == values
+        child = state.apply(action)
+        if any(v.value > 0 for v in values.values()):
+            assert action in values and values[action].value == 1
+            reply = table.value(child)
+            assert child.is_terminal() or (reply is not None and reply.value == -1)
+            took_win += 1
+        elif any(v.value < 0 for v in values.values()) and len(values) < len(state.legal_actions()):
+            assert action not in values or values[action].value >= 0, state.render()
+            avoided += 1
+    assert took_win >= 30 and avoided >= 10, (took_win, avoided)
 
 
 def test_tables_are_built_on_first_use_with_progress(

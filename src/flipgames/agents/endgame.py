@@ -12,7 +12,12 @@ every legal action exactly, from the table value of the position the action lead
 
 The history counts too: an action that repeats a position for the third time ends the game
 in a draw, which the values above see (it is a drawing action, and the best a lost side can
-hope for). Elsewhere the heuristic search plays as usual.
+hope for).
+
+One piece more than the tables hold (5 on FlipFlop 5x5), a capture leads into them, so its
+value is known: a capture into a won ending is played (the quickest; it wins for certain),
+and captures into lost endings are kept from the search as long as any other action remains.
+Elsewhere, and among what is left, the heuristic search plays as usual.
 
 The tables are built (or loaded from the disk cache) the first time the agent meets a covered
 position, reporting to its ``progress``; a position with more pieces costs nothing.
@@ -69,13 +74,15 @@ def endgame_note(game: Game) -> str:
         return ""
     return (
         f"; perfect play from endgame tables once at most {kernel.endgame_pieces} pieces "
-        "are left (the quickest win, the longest resistance)"
+        "are left (the quickest win, the longest resistance), and with one piece more, "
+        "captures into them valued exactly"
     )
 
 
-def action_values(table: EndgameTable, state: State) -> dict[int, EndgameValue]:
-    """Every legal action's exact value for the mover of a covered ``state``, from the
-    positions the actions lead to (a game ending on the spot counted as it ends)."""
+def known_values(table: EndgameTable, state: State) -> dict[int, EndgameValue]:
+    """The exact value for the mover of each legal action of ``state`` that ends the game on
+    the spot (counted as it ends, a third repetition included) or leads to a position the
+    tables cover; the other actions are left out."""
     mover = state.current_player
     values = {}
     for action in state.legal_actions():
@@ -85,9 +92,18 @@ def action_values(table: EndgameTable, state: State) -> dict[int, EndgameValue]:
             values[action] = EndgameValue(int(result), 1 if result else None)
             continue
         reply = table.value(child)
-        assert reply is not None  # captures only take pieces away: still covered
-        distance = None if reply.distance is None else reply.distance + 1
-        values[action] = EndgameValue(-reply.value, distance)
+        if reply is not None:
+            distance = None if reply.distance is None else reply.distance + 1
+            values[action] = EndgameValue(-reply.value, distance)
+    return values
+
+
+def action_values(table: EndgameTable, state: State) -> dict[int, EndgameValue]:
+    """Every legal action's exact value for the mover of a covered ``state``, from the
+    positions the actions lead to (a game ending on the spot counted as it ends)."""
+    values = known_values(table, state)
+    # Captures only take pieces away: every child of a covered position is covered.
+    assert len(values) == len(state.legal_actions())
     return values
 
 
@@ -135,6 +151,10 @@ class EndgameAgent(Agent):
 
     def choose(self, state: State) -> int:
         self.last = EndgameReport()
+        if self.kernel.covers(state, self.max_pieces + 1) and not self.kernel.covers(
+            state, self.max_pieces
+        ):
+            return self._one_capture_away(state)
         if not self.kernel.covers(state, self.max_pieces):
             return self.search.choose(state)
         table = self.table()
@@ -146,3 +166,18 @@ class EndgameAgent(Agent):
         if max(values[action].value for action in best) == 0:
             return self.search.search(state, only=best).action
         return self.rng.choice(best)
+
+    def _one_capture_away(self, state: State) -> int:
+        """One piece too many for the tables: a capture leads into them, so its value is
+        known. A capture into a won ending wins (the quickest is taken); captures into lost
+        endings are left out of the search while anything else remains."""
+        values = known_values(self.table(), state)
+        self.last = EndgameReport(None, values)
+        wins = {action: value for action, value in values.items() if value.value > 0}
+        if wins:
+            return self.rng.choice(best_actions(wins))
+        losing = {action for action, value in values.items() if value.value < 0}
+        keep = [action for action in state.legal_actions() if action not in losing]
+        if losing and keep:
+            return self.search.search(state, only=keep).action
+        return self.search.choose(state)
