@@ -15,8 +15,9 @@ in a draw, which the values above see (it is a drawing action, and the best a lo
 hope for).
 
 One piece more than the tables hold (5 on FlipFlop 5x5), a capture leads into them, so its
-value is known: a capture into a won ending is played (the quickest; it wins for certain),
-and captures into lost endings are kept from the search as long as any other action remains.
+value is known: a capture into a won ending is played (the quickest of those; it wins for
+certain, if maybe not by the quickest way of all), and captures into lost endings are kept
+from the search as long as any other action remains.
 Elsewhere, and among what is left, the heuristic search plays as usual.
 
 The tables are built (or loaded from the disk cache) the first time the agent meets a covered
@@ -55,8 +56,9 @@ class NoEndgameTableError(FlipgamesError, ValueError):
 
 @dataclass
 class EndgameReport:
-    """The last move's table use: the position's value (None: not in the tables, the
-    heuristic search played) and each legal action's value for the mover."""
+    """The last move's table use: the position's value (None: not in the tables) and the
+    value for the mover of each legal action the tables answer for (every one in a covered
+    position; the captures into the tables with one piece more; none elsewhere)."""
 
     value: EndgameValue | None = None
     actions: dict[int, EndgameValue] = field(default_factory=dict)
