@@ -11,6 +11,7 @@ import pytest
 
 from flipgames import make
 from flipgames.agents import describe_level, make_level_agent
+from flipgames.agents.endgame import EndgameAgent
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
@@ -142,7 +143,9 @@ def test_a_node_budget_replays_exactly(name: str) -> None:
 def test_hard_uses_the_kernel_where_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
     flipflop = make("flipflop")
     assert "compiled alpha-beta" in describe_level(flipflop, "hard")
-    assert isinstance(make_level_agent(flipflop, "hard", random.Random(1)), KernelAlphaBetaAgent)
+    # FlipFlop 5x5: the compiled alpha-beta, with endgame tables for few pieces.
+    hard = make_level_agent(flipflop, "hard", random.Random(1))
+    assert isinstance(hard, EndgameAgent) and isinstance(hard.search, KernelAlphaBetaAgent)
     for name in ("flipflop-3x3", "flipfour"):
         agent = make_level_agent(make(name), "hard", random.Random(1))
         assert isinstance(agent, KernelAlphaBetaAgent), name

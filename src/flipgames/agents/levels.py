@@ -13,9 +13,10 @@ Easy and medium budget iterations and nodes, not seconds, so a seeded game at th
 reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
 :data:`~flipgames.core.manifest.HARD_SECONDS` a move: on the compiled alpha-beta where its
 manifest asks for it and the game has a kernel (FlipFlop of both sizes, FlipFour, Rubik's
-Flip; Rubik's Flip, proved by search, first asks its exact search: agents.exact), else on the
-reference agents with their node budgets and that deadline, whichever runs out first. Tests
-that need reproducible strong play build the agents with node budgets
+Flip; Rubik's Flip, proved by search, first asks its exact search: agents.exact; FlipFlop
+5x5 plays positions with at most 4 pieces perfectly from endgame tables: agents.endgame),
+else on the reference agents with their node budgets and that deadline, whichever runs out
+first. Tests that need reproducible strong play build the agents with node budgets
 (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
 :class:`~flipgames.agents.search.AlphaBetaAgent`).
 
@@ -45,6 +46,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.endgame import EndgameAgent, endgame_note, has_endgame_tables
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
@@ -104,7 +106,7 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         )
         return Level(
             f"{exact}compiled alpha-beta (iterative deepening, transposition table, the "
-            f"game's evaluation), {seconds:g} s a move{step}",
+            f"game's evaluation), {seconds:g} s a move{step}{endgame_note(game)}",
             lambda rng: compiled_hard(game, rng, seconds, depth_step=spec.depth_step),
         )
     if game.has_chance:
@@ -133,10 +135,14 @@ def compiled_hard(
     """``hard`` on the compiled kernel with ``seconds`` a move by ``clock`` (wall-clock; a
     match at equal CPU time passes ``time.process_time``): the exact search with traps where
     the game is proved by search (:class:`~flipgames.agents.exact.ExactSearchAgent`), else
-    the compiled alpha-beta."""
+    the compiled alpha-beta, playing from endgame tables where the game has them
+    (:class:`~flipgames.agents.endgame.EndgameAgent`: FlipFlop 5x5 with at most 4 pieces)."""
     if alphabeta.is_provable(game):
         return ExactSearchAgent(rng, game, seconds, clock=clock, depth_step=depth_step)
-    return KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=clock, depth_step=depth_step)
+    search = KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=clock, depth_step=depth_step)
+    if has_endgame_tables(game):
+        return EndgameAgent(rng, game, search)
+    return search
 
 
 # A game with no manifest (one not registered yet, still being written) gets MCTS levels.
@@ -187,7 +193,7 @@ def make_level_agent(
     Raises :class:`UnknownAgentError` for a name that is no level and
     :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
     levels that exist. ``perfect`` solves the game first if no solution is cached, reporting
-    to ``progress``.
+    to ``progress``; so does FlipFlop 5x5's ``hard`` when it first builds its endgame tables.
     """
     _check_level(game, level)
     if level == "random":
@@ -196,7 +202,10 @@ def make_level_agent(
         return ProofAgent(rng, game, _levels(game)["hard"].build(rng))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    return _levels(game)[level].build(rng)
+    agent = _levels(game)[level].build(rng)
+    if isinstance(agent, EndgameAgent):
+        agent.progress = progress  # its tables are built on first use: seconds, with progress
+    return agent
 
 
 def _check_level(game: Game, level: str) -> None:

@@ -26,6 +26,7 @@ as the reference does (a capture can never be undone). A game still running afte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -57,12 +58,14 @@ from flipgames.games.flipflop.geometry import Geometry
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
+    from flipgames.games.flipflop.endgame import FlipFlopEndgameTable
     from flipgames.games.flipflop.mcts_kernel import FlipFlopMCTS
     from flipgames.games.flipflop.rules import FlipFlop
     from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
     from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
 
 I64 = npt.NDArray[np.int64]
+I16 = npt.NDArray[np.int16]
 
 #: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
 MAX_MOVES = 64
@@ -524,9 +527,35 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
         )
 
 
+class FlipFlop5x5Kernel(FlipFlopKernel):
+    """The 5x5 kernel, which also builds endgame tables (:mod:`.endgame`; the capability
+    :class:`~flipgames.core.endgame.EndgameKernel`): ``hard`` plays positions with at most
+    :attr:`endgame_pieces` pieces from them."""
+
+    #: 4 pieces: 5.9 M positions, built in seconds; 5 would add 102 M (docs/solvers.md).
+    endgame_pieces = 4
+
+    def covers(self, state: State, max_pieces: int) -> bool:
+        self._check_state(state)
+        key = state.key()
+        assert isinstance(key, int)
+        white, black, _, _ = self.unpack(key)
+        return white != 0 and black != 0 and (white | black).bit_count() <= max_pieces
+
+    def build_endgame(self, max_pieces: int, progress: Progress = silent) -> list[I16]:
+        from flipgames.games.flipflop.endgame import build_tables
+
+        return build_tables(self.geometry, max_pieces, progress)
+
+    def endgame_table(self, layers: Sequence[I16]) -> FlipFlopEndgameTable:
+        from flipgames.games.flipflop.endgame import FlipFlopEndgameTable
+
+        return FlipFlopEndgameTable(self.name, self.geometry, layers)
+
+
 @cache
 def kernel_for_game(game: FlipFlop) -> FlipFlopKernel:
     """The kernel of ``game`` (FlipFlop of either size), built once per process."""
     if game.size == 3:
         return FlipFlop3x3Kernel(game.name, game.size)
-    return FlipFlopKernel(game.name, game.size)
+    return FlipFlop5x5Kernel(game.name, game.size)

@@ -178,6 +178,30 @@ class FlipFlop(Game):
         key = white | black << board.area
         return FlipFlopState(self, board, white, black, 0, WHITE, key, 0, 1 << key % _BUCKETS, 1)
 
+    def state_at(self, white: int, black: int, bishops: int, side: int) -> FlipFlopState:
+        """A game set up at a position, with no history: White's and Black's pieces and the
+        pieces showing ``x`` as bitboards (bit ``sq`` for square ``sq``), and the side to move
+        (endgame studies and their tests start there).
+
+        >>> from flipgames import make
+        >>> state = make("flipflop").state_at(1 << 2, 1 << 22, 0, 1)
+        >>> state.side, state.in_check, len(state.legal_actions())
+        (1, False, 8)
+        """
+        board = self.board
+        full = (1 << board.area) - 1
+        if white & black or (white | black) & ~full or bishops & ~(white | black):
+            raise ValueError(
+                "a position needs White's and Black's pieces on distinct squares of the board "
+                "and x faces only where pieces stand"
+            )
+        if side not in (WHITE, BLACK):
+            raise ValueError(f"the side to move is 0 (White) or 1 (Black), not {side}")
+        key = white | black << board.area | bishops << 2 * board.area | side << 3 * board.area
+        return FlipFlopState(
+            self, board, white, black, bishops, side, key, 0, 1 << key % _BUCKETS, 1
+        )
+
     def rules_summary(self) -> str:
         """The rules as flipgames plays them (rulebook, rulings, options)."""
         return rules_text(self.board)
