@@ -311,10 +311,8 @@ def main() -> None:
         ("from games", played),
     )
     for what, positions in rows:
-        plain = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
+        plain, tables = without_and_with(game, args)
         judge(f"{what}: hard without tables ({args.seconds:g} s)", plain, table, positions)
-        search = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
-        tables = EndgameAgent(random.Random(1), game, search, max_pieces=args.pieces)
         judge(f"{what}: hard with tables", tables, table, positions)
     conversions(args, table)
 
@@ -334,11 +332,17 @@ def conversions(args: argparse.Namespace, table: EndgameTable) -> None:
         args.seed + 3,
         lambda v: v.value == 1 and (v.distance or 0) >= args.min_distance,
     )
-    plain = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
+    plain, tables = without_and_with(game, args)
     convert(table, won, plain, f"hard without tables ({args.seconds:g} s)")
-    search = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
-    tables = EndgameAgent(random.Random(1), game, search, max_pieces=args.pieces)
     convert(table, won, tables, "hard with tables")
+
+
+def without_and_with(game: Game, args: argparse.Namespace) -> tuple[Agent, Agent]:
+    """*hard* without the tables and with them, each with ``--seconds`` a move and a search
+    of its own (the same seed: only the tables differ)."""
+    plain = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
+    search = KernelAlphaBetaAgent(random.Random(1), game, seconds=args.seconds)
+    return plain, EndgameAgent(random.Random(1), game, search, max_pieces=args.pieces)
 
 
 if __name__ == "__main__":

@@ -153,11 +153,9 @@ class EndgameAgent(Agent):
 
     def choose(self, state: State) -> int:
         self.last = EndgameReport()
-        if self.kernel.covers(state, self.max_pieces + 1) and not self.kernel.covers(
-            state, self.max_pieces
-        ):
-            return self._one_capture_away(state)
         if not self.kernel.covers(state, self.max_pieces):
+            if self.kernel.covers(state, self.max_pieces + 1):
+                return self._one_capture_away(state)
             return self.search.choose(state)
         table = self.table()
         values = action_values(table, state)
