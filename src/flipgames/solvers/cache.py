@@ -42,10 +42,12 @@ def cache_dir() -> Path:
     return Path(base) / "flipgames"
 
 
-def cache_path(solver: str, version: int, game: Game) -> Path:
+def cache_path(solver: str, version: int, game: Game, suffix: str = ".json.gz") -> Path:
+    """The cache file of ``solver``'s result for ``game`` with its options (``suffix``: the
+    file's format; the JSON payloads of :func:`store` by default)."""
     options = json.dumps(game.options, sort_keys=True)
     digest = hashlib.sha256(options.encode()).hexdigest()[:12]
-    return cache_dir() / f"{solver}-v{version}-{game.name}-{digest}.json.gz"
+    return cache_dir() / f"{solver}-v{version}-{game.name}-{digest}{suffix}"
 
 
 def _checksum(payload: Any) -> str:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from flipgames.core.endgame import EndgameKernel, EndgameTable
 from flipgames.core.kernel import kernel_for
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers.cache import cache_dir, cache_path
+from flipgames.solvers.cache import cache_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,8 +54,7 @@ def endgame_kernel(game: Game) -> EndgameKernel | None:
 
 def table_path(game: Game, max_pieces: int) -> Path:
     """Where the tables of ``game`` up to ``max_pieces`` pieces are cached."""
-    named = cache_path(f"endgame{max_pieces}", VERSION, game).name.replace(".json.gz", ".npz")
-    return cache_dir() / named
+    return cache_path(f"endgame{max_pieces}", VERSION, game, suffix=".npz")
 
 
 def _digest(layers: list[npt.NDArray[np.int16]]) -> str:
