@@ -74,10 +74,11 @@ class LevelUnavailableError(FlipgamesError, ValueError):
 
 @dataclass(frozen=True)
 class Level:
-    """How one level of one game plays: a description and a factory taking the generator."""
+    """How one level of one game plays: a description and a factory taking the generator and
+    where to report work done on first use (FlipFlop 5x5's ``hard`` builds its endgame tables)."""
 
     description: str
-    build: Callable[[random.Random], Agent]
+    build: Callable[[random.Random, Progress], Agent]
 
 
 def _budget(spec: LevelSpec) -> str:
@@ -91,7 +92,7 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         return Level(
             f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
             f"{spec.rollout_limit} plies",
-            lambda rng: MCTSAgent(
+            lambda rng, _: MCTSAgent(
                 rng, iterations=spec.iterations, rollout_limit=spec.rollout_limit
             ),
         )
@@ -107,7 +108,9 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         return Level(
             f"{exact}compiled alpha-beta (iterative deepening, transposition table, the "
             f"game's evaluation), {seconds:g} s a move{step}{endgame_note(game)}",
-            lambda rng: compiled_hard(game, rng, seconds, depth_step=spec.depth_step),
+            lambda rng, progress: compiled_hard(
+                game, rng, seconds, depth_step=spec.depth_step, progress=progress
+            ),
         )
     if game.has_chance:
         what = f"expectiminimax to depth {spec.depth} (a chance outcome is a ply){_budget(spec)}"
@@ -115,7 +118,7 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         what = f"alpha-beta to depth {spec.depth}{_budget(spec)}{step}"
     return Level(
         f"{what}, with the game's evaluation",
-        lambda rng: AlphaBetaAgent(
+        lambda rng, _: AlphaBetaAgent(
             rng,
             depth=spec.depth,
             max_nodes=spec.max_nodes,
@@ -131,17 +134,19 @@ def compiled_hard(
     seconds: float,
     clock: Callable[[], float] = time.perf_counter,
     depth_step: int = 1,
+    progress: Progress = silent,
 ) -> Agent:
     """``hard`` on the compiled kernel with ``seconds`` a move by ``clock`` (wall-clock; a
     match at equal CPU time passes ``time.process_time``): the exact search with traps where
     the game is proved by search (:class:`~flipgames.agents.exact.ExactSearchAgent`), else
     the compiled alpha-beta, playing from endgame tables where the game has them
-    (:class:`~flipgames.agents.endgame.EndgameAgent`: FlipFlop 5x5 with at most 4 pieces)."""
+    (:class:`~flipgames.agents.endgame.EndgameAgent`: FlipFlop 5x5 with at most 4 pieces;
+    their first build, on first use, reports to ``progress``)."""
     if alphabeta.is_provable(game):
         return ExactSearchAgent(rng, game, seconds, clock=clock, depth_step=depth_step)
     search = KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=clock, depth_step=depth_step)
     if has_endgame_tables(game):
-        return EndgameAgent(rng, game, search)
+        return EndgameAgent(rng, game, search, progress=progress)
     return search
 
 
@@ -199,13 +204,10 @@ def make_level_agent(
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect" and not is_solved(game):
-        return ProofAgent(rng, game, _levels(game)["hard"].build(rng))
+        return ProofAgent(rng, game, _levels(game)["hard"].build(rng, progress))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    agent = _levels(game)[level].build(rng)
-    if isinstance(agent, EndgameAgent):
-        agent.progress = progress  # its tables are built on first use: seconds, with progress
-    return agent
+    return _levels(game)[level].build(rng, progress)
 
 
 def _check_level(game: Game, level: str) -> None:
