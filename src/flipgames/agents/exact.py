@@ -8,12 +8,12 @@ this agent, within its time budget:
    action's value (win, draw or loss for the side to move). Where that fits in the time it
    never throws a value away and always takes a win it is offered;
 2. among the actions that keep a draw, sets a trap: it prefers the one after which a
-   fallible opponent is most likely to reply with a losing move (a *lure*: how often a Monte
-   Carlo tree search with random rollouts, modelled by the kernel's compiled MCTS, would
-   reply with a move that loses, each reply's value checked exactly), then the one a searcher
-   with a short horizon (what a shallow search with the game's evaluation ranks first) is
-   most drawn to, then the one that leaves the opponent the largest share of losing replies.
-   A perfect opponent still draws;
+   fallible opponent is most likely to reply with a losing move (a *lure*: the higher of two
+   opponent models' chances, each reply's value checked exactly: a Monte Carlo tree search
+   with random rollouts, modelled by the kernel's compiled MCTS, and a searcher with a short
+   horizon, what a shallow search with the game's evaluation ranks first), then the one the
+   searcher is most drawn to, then the one that leaves the opponent the largest share of
+   losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
    (the opening), with the compiled alpha-beta and the game's evaluation
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
@@ -76,15 +76,17 @@ EXACT_SHARE = 0.8
 LURE_DEPTHS = (1, 3, 5)
 LURE_NODES = 40_000
 LURE_GROWTH = 6
-#: The MCTS opponent model: iterations (about what OpenSpiel's MCTSBot affords in the 0.9 s
-#: *hard* thinks, 3-5 ms compiled; a model of 1,500 iterations predicted that bot's mistakes
-#: less well, docs/ai.md), its UCT constant (MCTSBot's), how many of the most visited replies
-#: are checked exactly (the rest hold few visits), and how many searches are averaged for
-#: the actions the first search finds most tempting (one search is noisy).
-MCTS_ITERATIONS = 5000
+#: How many of the replies a shallow search ranks first (often a dozen or more tie) are
+#: checked exactly: a random sample estimates the share that lose at a fraction of the cost.
+SEARCHER_CHECKED = 4
+#: The MCTS opponent model: iterations (OpenSpiel's MCTSBot affords 3,000-5,000 in the 0.9 s
+#: *hard* thinks; models of 1,500 and 5,000 predicted its mistakes about equally well,
+#: docs/ai.md, and a cheaper one leaves time for the searcher model), its UCT constant
+#: (MCTSBot's) and how many of the most visited replies are checked exactly (the rest hold
+#: few visits).
+MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 6
-MCTS_RUNS = 3
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -96,10 +98,9 @@ class ExactReport:
     """What the last move's search found: whether the exact search answered, the value of the
     position for the mover (+1, 0, -1; None if not exact), the actions that keep it, and for
     each of those the share of the opponent's replies that lose (``traps``) and how likely a
-    fallible opponent is to play one: an MCTS opponent model's first figure for every action
-    (``sampled``), its mean over :data:`MCTS_RUNS` searches (``lures``; where the time ran
-    out before any action had that, the first figures) and the short-horizon searcher's
-    figure (``searched``) for the actions the first figures rank highest. All only where
+    fallible opponent is to play one: the MCTS opponent model's figure (``sampled``), the
+    short-horizon searcher's (``searched``) and the higher of the two (``lures``; the MCTS
+    model's alone for an action the time left the searcher no time for). All only where
     measured."""
 
     exact: bool = False
@@ -245,12 +246,11 @@ class ExactSearchAgent(Agent):
     def _traps(self, state: State, position: int, drawing: list[int], report: ExactReport) -> None:
         """For each drawing action, how likely a fallible opponent is to reply with a losing
         move (:class:`LureProbe`), then the share of the replies that lose for them (each reply
-        checked). One MCTS search is measured for every action first; then, from the action
-        it finds most tempting down, the mean of :data:`MCTS_RUNS` searches (the *lure*) and
-        the short-horizon searcher's figure (about as dear as two searches): when the time
-        runs out, the most tempting actions have the precise figures. Only actions measured
-        completely get a figure (a partial count would be biased), in a random order among
-        equals, so a budget cut short favours none."""
+        checked). The MCTS model (cheap) is measured for every action first, then the
+        short-horizon searcher (several times as dear; in a ninth-tile position it finds the
+        traps that catch a shallow searcher, docs/ai.md); the lure is the higher figure. Both
+        go through the actions in one random order, so a budget cut short favours none, and
+        only actions measured completely get a figure (a partial count would be biased)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
@@ -262,24 +262,20 @@ class ExactSearchAgent(Agent):
             for action in order
             if action in children
         }
-        sampled = report.sampled
+        sampled, searched, lures = report.sampled, report.searched, report.lures
         try:
             for action in order:
                 self._check_time()
                 sampled[action] = probes[action].sampled() if action in probes else 0.0
-            for action in sorted(order, key=sampled.__getitem__, reverse=True):
+            for action in order:
                 self._check_time()
-                if action not in probes:
-                    report.lures[action] = report.searched[action] = 0.0
-                    continue
-                probe = probes[action]
-                more = sum(probe.sampled() for _ in range(MCTS_RUNS - 1))
-                report.searched[action] = probe.searched()
-                report.lures[action] = (sampled[action] + more) / MCTS_RUNS
-        except _OutOfNodes:
-            if not report.lures:  # no action measured precisely: the first figures decide
-                report.lures.update(sampled)
-            raise
+                searched[action] = probes[action].searched() if action in probes else 0.0
+                lures[action] = max(sampled[action], searched[action])
+        finally:
+            # Out of time, an action the searcher model has not reached keeps the MCTS
+            # model's figure (both are chances of a losing reply, so they compare).
+            for action, figure in sampled.items():
+                lures.setdefault(action, figure)
         for action in order:
             self._check_time()
             if action not in children:
@@ -323,7 +319,8 @@ class LureProbe:
       actions; docs/ai.md.) A search is random: averaging a few sharpens the figure.
     * :meth:`searched`, a searcher with a short horizon: the share of losing replies among
       those ranked first by the deepest search of :data:`LURE_DEPTHS` affordable within
-      :data:`LURE_NODES` nodes, with the game's evaluation. (An opponent deepening by
+      :data:`LURE_NODES` nodes, with the game's evaluation (estimated from at most
+      :data:`SEARCHER_CHECKED` of them at random where more tie). (An opponent deepening by
       iterations plays what its deepest completed one ranks first; near the end a search is
       cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as the
       game's own search deepens: an even horizon ends on the opponent's placement.)
@@ -368,4 +365,6 @@ class LureProbe:
             scores, nodes = result.scores, result.nodes
         top = max(scores.values())
         picks = [reply for reply, score in scores.items() if score == top]
+        if len(picks) > SEARCHER_CHECKED:
+            picks = agent.rng.sample(picks, SEARCHER_CHECKED)
         return sum(self.loses(reply) for reply in picks) / len(picks)
