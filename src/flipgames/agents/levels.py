@@ -101,7 +101,7 @@ def _level(spec: LevelSpec, game: Game) -> Level:
         seconds = spec.seconds
         exact = (
             "exact search wherever it answers in time, preferring among the drawing moves "
-            "the trap a Monte Carlo searcher is likeliest to fall into, else "
+            "the trap a Monte Carlo or a shallow searcher is likeliest to fall into, else "
             if alphabeta.is_provable(game)
             else ""
         )
