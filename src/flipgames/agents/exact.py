@@ -79,7 +79,7 @@ LURE_GROWTH = 6
 #: How many of the replies a shallow search ranks first (often a dozen or more tie) are
 #: checked exactly: a random sample estimates the share that lose at a fraction of the cost.
 SEARCHER_CHECKED = 4
-#: The MCTS opponent model: iterations (OpenSpiel's MCTSBot affords 3,000-5,000 in the 0.9 s
+#: The MCTS opponent model: iterations (OpenSpiel's MCTSBot affords 2,300-5,400 in the 0.9 s
 #: *hard* thinks; models of 1,500 and 5,000 predicted its mistakes about equally well,
 #: docs/ai.md, and a cheaper one leaves time for the searcher model), its UCT constant
 #: (MCTSBot's) and how many of the most visited replies are checked exactly (the rest hold
