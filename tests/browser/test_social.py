@@ -5,6 +5,7 @@ looking back through the move list during play, and the game-over sheet on a pho
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,11 @@ def move_by_mouse(page: Any, base: str, match_id: str) -> None:
     page.locator(".targets .target.source").first.click()
     page.locator(FINAL_TARGETS).first.click()
     page.wait_for_function("() => !document.body.classList.contains('my-turn')")
+    # The page hands the turn over as it sends the move; the server may record it a moment
+    # later (a read straight away once found the old ply), so wait for it, not for a time.
+    deadline = time.monotonic() + 10
+    while match(base, match_id)["ply"] == before and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert match(base, match_id)["ply"] == before + 1
 
 
