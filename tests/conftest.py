@@ -3,6 +3,7 @@ solver caches in a temporary folder; the PostgreSQL database, when there is one.
 
 import os
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -22,7 +23,22 @@ def postgres_url() -> str:
             "PostgreSQL not configured: set FLIPGAMES_TEST_POSTGRES_URL=postgresql://... "
             "(.ci/run does) to run the database tests on PostgreSQL too"
         )
-    return url
+    # The suite runs in parallel (pytest-xdist) and the database tests drop tables, so each
+    # worker gets a schema of its own in the one database, put first on its search path.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return url
+    from sqlalchemy import text
+
+    from flipgames.web.db import make_engine
+
+    schema = f"flipgames_{worker}"
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    engine.dispose()
+    separator = "&" if "?" in url else "?"
+    return f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
 
 
 @pytest.fixture(autouse=True, scope="session")
