@@ -54,6 +54,7 @@ from flipgames.agents.kernel_search import (
     NoKernelSearchError,
     kernel_searcher,
 )
+from flipgames.core.game import CHANCE
 from flipgames.solvers import alphabeta
 
 if TYPE_CHECKING:
@@ -71,11 +72,11 @@ FIRST_RATE = 1_000_000
 EXACT_SHARE = 0.8
 #: The horizons a lure is measured at (see ``LureProbe``), the nodes an opponent
 #: is assumed to afford (a three-ply search of a Rubik's Flip midgame takes 8,000-15,000, a
-#: five-ply one 100,000-450,000 until about the eleventh tile), and how many times the last
-#: depth's nodes the next one is expected to take (it is not started if that is too many).
+#: five-ply one 100,000-450,000 until about the eleventh tile), and the fewest times the last
+#: depth's nodes the next one is assumed to take before any has been tried (see ``Reach``).
 LURE_DEPTHS = (1, 3, 5)
 LURE_NODES = 40_000
-LURE_GROWTH = 6
+LURE_GROWTH = 2
 #: How many of the replies a shallow search ranks first (often a dozen or more tie) are
 #: checked exactly: a random sample estimates the share that lose at a fraction of the cost.
 SEARCHER_CHECKED = 4
@@ -86,7 +87,13 @@ SEARCHER_CHECKED = 4
 #: few visits).
 MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
-MCTS_CHECKED = 6
+MCTS_CHECKED = 3
+#: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
+#: searcher model's first choices (moves where those were not every legal action) and at least
+#: WATCH_AGREE of them were among those choices, it is taken for a shallow searcher, and the
+#: traps are measured with the searcher model alone (the MCTS model's time goes to it).
+WATCH_MIN = 3
+WATCH_AGREE = 0.8
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -100,8 +107,8 @@ class ExactReport:
     each of those the share of the opponent's replies that lose (``traps``) and how likely a
     fallible opponent is to play one: the MCTS opponent model's figure (``sampled``), the
     short-horizon searcher's (``searched``) and the higher of the two (``lures``; the MCTS
-    model's alone for an action the time left the searcher no time for). All only where
-    measured."""
+    model's alone for an action the time left the searcher no time for; the searcher's alone
+    against an opponent that plays like one, ``searcher_like``). All only where measured."""
 
     exact: bool = False
     value: int | None = None
@@ -110,6 +117,8 @@ class ExactReport:
     lures: dict[int, float] = field(default_factory=dict)
     sampled: dict[int, float] = field(default_factory=dict)
     searched: dict[int, float] = field(default_factory=dict)
+    #: Whether the opponent's moves so far marked it a shallow searcher (``WATCH_AGREE``).
+    searcher_like: bool = False
 
 
 class _OutOfNodes(Exception):
@@ -163,6 +172,9 @@ class ExactSearchAgent(Agent):
         self.last = ExactReport()
         #: When the current move's trap measuring must stop (None: node budgets only).
         self.deadline: float | None = None
+        #: For each opponent move watched (keyed by the history before it): whether it was
+        #: among the searcher model's first choices (None where those were every legal action).
+        self.watched: dict[tuple[int, ...], bool | None] = {}
 
     def choose(self, state: State) -> int:
         legal = state.legal_actions()
@@ -172,6 +184,7 @@ class ExactSearchAgent(Agent):
         self.deadline = None if self.seconds is None else start + TRAP_SHARE * self.seconds
         self.last = report = ExactReport()
         plies = len(state.history)
+        report.searcher_like = self._watch(state)
         if plies > self.too_big:
             if self.seconds is None:
                 budget = float(self.max_nodes or 0)
@@ -197,6 +210,24 @@ class ExactSearchAgent(Agent):
             left = self.seconds - (self.clock() - start)
             self.heuristic.seconds = max(left, 0.01 * self.seconds)
         return self.heuristic.search(state, only=candidates).action
+
+    def _watch(self, state: State) -> bool:
+        """Compare the opponent's moves so far (each once) with the searcher model's first
+        choices; whether they mark it a shallow searcher (see :data:`WATCH_AGREE`)."""
+        history, me = state.history, state.current_player
+        node = state.game.new_initial_state()
+        agreed: list[bool] = []
+        for index, action in enumerate(history):
+            if node.current_player not in (me, CHANCE) and len(node.legal_actions()) > 1:
+                key = history[:index]
+                if key not in self.watched:
+                    choices = searcher_choices(self, node, Reach())
+                    informative = len(choices) < len(node.legal_actions())
+                    self.watched[key] = (action in choices) if informative else None
+                if self.watched[key] is not None:
+                    agreed.append(bool(self.watched[key]))
+            node = node.apply(action)
+        return len(agreed) >= WATCH_MIN and sum(agreed) >= WATCH_AGREE * len(agreed)
 
     def _exact(self, state: State, report: ExactReport, nodes: float) -> None:
         """Fill ``report`` by exact search within ``nodes`` nodes (leaves it not exact if they
@@ -257,12 +288,21 @@ class ExactSearchAgent(Agent):
             if terminal is None  # a drawing action that ends the game leaves no reply
         }
         order = self.rng.sample(drawing, len(drawing))
+        reach = Reach()
         probes = {
-            action: LureProbe(self, state.apply(action), children[action])
+            action: LureProbe(self, state.apply(action), children[action], reach)
             for action in order
             if action in children
         }
         sampled, searched, lures = report.sampled, report.searched, report.lures
+        if report.searcher_like:
+            # The MCTS model's figures would only dilute the one that fits this opponent.
+            for action in order:
+                self._check_time()
+                searched[action] = probes[action].searched() if action in probes else 0.0
+                lures[action] = searched[action]
+            self._trap_shares(order, children, report)
+            return
         try:
             for action in order:
                 self._check_time()
@@ -276,6 +316,10 @@ class ExactSearchAgent(Agent):
             # model's figure (both are chances of a losing reply, so they compare).
             for action, figure in sampled.items():
                 lures.setdefault(action, figure)
+        self._trap_shares(order, children, report)
+
+    def _trap_shares(self, order: list[int], children: dict[int, int], report: ExactReport) -> None:
+        """Each drawing action's share of losing replies (``report.traps``), in ``order``."""
         for action in order:
             self._check_time()
             if action not in children:
@@ -305,6 +349,49 @@ def _strongest(actions: list[int], figures: dict[int, float]) -> list[int]:
     return [a for a in actions if figures[a] == top]
 
 
+class Reach:
+    """Which depths of the searcher model fit in :data:`LURE_NODES`, learned within one move.
+
+    How many times a depth's nodes the next depth takes varies with the position (after a
+    ninth-tile Rubik's Flip action five plies cost a median 9.8 times three, after an eighth-tile
+    one 22.7 times, after a tenth-tile one 3.3 times; docs/ai.md), and a deeper search that
+    does not fit wastes up to the whole budget. The actions of one position are alike, so the
+    attempts made for earlier ones decide: a deeper search is tried after a shallower one of
+    at most the most nodes after which it fitted, not after one of at least the fewest after
+    which it did not, and in between only if :data:`LURE_GROWTH` times the nodes fit (which
+    is how the first attempts are made).
+
+    >>> reach = Reach()
+    >>> reach.worth_trying(5, 10_000), reach.worth_trying(5, 25_000)
+    (True, False)
+    >>> reach.record(5, 10_000, fitted=False)
+    >>> reach.worth_trying(5, 12_000), reach.worth_trying(5, 6_000)
+    (False, True)
+    >>> reach.record(5, 3_000, fitted=True)
+    >>> reach.worth_trying(5, 3_000)
+    True
+    """
+
+    def __init__(self) -> None:
+        self.fitted: dict[int, int] = {}  # depth -> most nodes before it after which it fitted
+        self.failed: dict[int, int] = {}  # depth -> fewest nodes before it after which it failed
+
+    def worth_trying(self, depth: int, nodes: int) -> bool:
+        """Whether to search ``depth`` after a shallower search of ``nodes`` nodes."""
+        if nodes <= self.fitted.get(depth, -1):
+            return True
+        if nodes >= self.failed.get(depth, LURE_NODES + 1):
+            return False
+        return nodes * LURE_GROWTH <= LURE_NODES
+
+    def record(self, depth: int, nodes: int, fitted: bool) -> None:
+        """What searching ``depth`` after a shallower search of ``nodes`` nodes came to."""
+        if fitted:
+            self.fitted[depth] = max(self.fitted.get(depth, -1), nodes)
+        else:
+            self.failed[depth] = min(self.failed.get(depth, LURE_NODES + 1), nodes)
+
+
 class LureProbe:
     """How likely a fallible opponent is to answer ``child`` (the packed ``position``, after
     one drawing action) with a losing reply, by two kinds of opponent (replies checked
@@ -326,8 +413,12 @@ class LureProbe:
       game's own search deepens: an even horizon ends on the opponent's placement.)
     """
 
-    def __init__(self, agent: ExactSearchAgent, child: State, position: int) -> None:
+    def __init__(
+        self, agent: ExactSearchAgent, child: State, position: int, reach: Reach | None = None
+    ) -> None:
         self.agent, self.child = agent, child
+        #: Shared by the probes of one position, so each learns from the others' searches.
+        self.reach = Reach() if reach is None else reach
         self.replies = {
             reply: (after, end) for reply, after, end in agent.kernel.children(position)
         }
@@ -349,22 +440,31 @@ class LureProbe:
 
     def searched(self) -> float:
         """The short-horizon searcher's figure."""
-        from flipgames.core.jit_search import iterative_deepening
-
-        agent = self.agent
-        scores: dict[int, int] = {}
-        nodes = 0
-        for depth in LURE_DEPTHS:
-            if nodes * LURE_GROWTH > LURE_NODES:
-                break  # the next depth would not finish: an opponent would play this one
-            result = iterative_deepening(
-                agent.model, self.child, agent.rng, depth, max_nodes=LURE_NODES, depth_step=2
-            )
-            if result.depth < depth:
-                break
-            scores, nodes = result.scores, result.nodes
-        top = max(scores.values())
-        picks = [reply for reply, score in scores.items() if score == top]
+        picks = searcher_choices(self.agent, self.child, self.reach)
         if len(picks) > SEARCHER_CHECKED:
-            picks = agent.rng.sample(picks, SEARCHER_CHECKED)
+            picks = self.agent.rng.sample(picks, SEARCHER_CHECKED)
         return sum(self.loses(reply) for reply in picks) / len(picks)
+
+
+def searcher_choices(agent: ExactSearchAgent, state: State, reach: Reach) -> list[int]:
+    """The actions a searcher with a short horizon ranks first in ``state``: the deepest of
+    :data:`LURE_DEPTHS` that fits in :data:`LURE_NODES` nodes (as ``reach`` judges it), with
+    the game's evaluation (``agent``'s compiled searcher and random generator)."""
+    from flipgames.core.jit_search import iterative_deepening
+
+    scores: dict[int, int] = {}
+    nodes = 0
+    for depth in LURE_DEPTHS:
+        if scores and not reach.worth_trying(depth, nodes):
+            break  # the next depth would not finish: an opponent would play this one
+        result = iterative_deepening(
+            agent.model, state, agent.rng, depth, max_nodes=LURE_NODES, depth_step=2
+        )
+        fitted = result.depth >= depth
+        if scores:
+            reach.record(depth, nodes, fitted)
+        if not fitted:
+            break
+        scores, nodes = result.scores, result.nodes
+    top = max(scores.values())
+    return [action for action, score in scores.items() if score == top]
