@@ -11,9 +11,13 @@ import pytest
 
 from flipgames import make
 from flipgames.agents.base import Agent
-from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.exact import ExactSearchAgent, Reach, searcher_choices
 from flipgames.agents.kernel_mcts import KernelMCTSAgent
-from flipgames.agents.kernel_search import KernelAlphaBetaAgent, NoKernelSearchError
+from flipgames.agents.kernel_search import (
+    KernelAlphaBetaAgent,
+    NoKernelSearchError,
+    kernel_searcher,
+)
 from flipgames.core.game import Game, State
 from flipgames.games.rubiks_flip.rules import RubiksFlipState
 from flipgames.solvers.alphabeta import prove
@@ -198,3 +202,55 @@ def test_time_running_out_leaves_the_mcts_figures_where_the_searcher_did_not_rea
         else:
             assert report.lures[move] == report.sampled[move]
     assert report.lures[action] == max(report.lures.values())
+
+
+def _line(plies: int, seed: int, searches: bool) -> State:
+    """A game of ``plies`` plies in which both players play one of the searcher model's first
+    choices at every move (``searches``), or a random action."""
+    game = make("rubiks-flip")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    for _ in range(plies):
+        if searches:
+            searcher = kernel_searcher(game)
+            assert searcher is not None
+            action = rng.choice(searcher_choices(searcher, state, rng, Reach()))
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+    assert not state.is_terminal() and state.current_player == 1
+    return state
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_opponent_that_plays_like_a_shallow_searcher_gets_the_searchers_traps_alone(
+    seed: int,
+) -> None:
+    """Opponent moves that are all among the searcher model's first choices mark it a shallow
+    searcher: the traps are then measured with that model alone (no MCTS figures), and the
+    move is the strongest of them."""
+    game = make("rubiks-flip")
+    state = _line(13, seed, searches=True)
+    agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    action = agent.choose(state)
+    report = agent.last
+    assert report.searcher_like
+    assert len([agreed for agreed in agent.watched.values() if agreed is not None]) >= 3
+    assert all(agreed is not False for agreed in agent.watched.values())
+    assert report.exact and report.value == 0 and len(report.keeping) > 1
+    assert report.sampled == {}
+    assert report.lures == report.searched and sorted(report.lures) == sorted(report.keeping)
+    assert report.lures[action] == max(report.lures.values())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_opponent_that_plays_at_random_is_not_taken_for_a_searcher(seed: int) -> None:
+    game = make("rubiks-flip")
+    state = _line(13, seed, searches=False)
+    agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    agent.choose(state)
+    report = agent.last
+    assert not report.searcher_like
+    assert sum(1 for agreed in agent.watched.values() if agreed is False) >= 3
+    if report.exact and report.value == 0 and len(report.keeping) > 1:
+        assert sorted(report.sampled) == sorted(report.keeping)

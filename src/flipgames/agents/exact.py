@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.game import Game, State
+    from flipgames.core.jit_search import Searcher
 
 #: Exact-search nodes per second assumed before one is measured (well below the kernel's).
 FIRST_RATE = 1_000_000
@@ -221,7 +222,10 @@ class ExactSearchAgent(Agent):
             if node.current_player not in (me, CHANCE) and len(node.legal_actions()) > 1:
                 key = history[:index]
                 if key not in self.watched:
-                    choices = searcher_choices(self, node, Reach())
+                    # A fresh table: entries from deeper searches would change the choices.
+                    fresh = kernel_searcher(state.game)
+                    assert fresh is not None  # this game has a compiled searcher (__init__)
+                    choices = searcher_choices(fresh, node, self.rng, Reach())
                     informative = len(choices) < len(node.legal_actions())
                     self.watched[key] = (action in choices) if informative else None
                 if self.watched[key] is not None:
@@ -440,16 +444,18 @@ class LureProbe:
 
     def searched(self) -> float:
         """The short-horizon searcher's figure."""
-        picks = searcher_choices(self.agent, self.child, self.reach)
+        picks = searcher_choices(self.agent.model, self.child, self.agent.rng, self.reach)
         if len(picks) > SEARCHER_CHECKED:
             picks = self.agent.rng.sample(picks, SEARCHER_CHECKED)
         return sum(self.loses(reply) for reply in picks) / len(picks)
 
 
-def searcher_choices(agent: ExactSearchAgent, state: State, reach: Reach) -> list[int]:
+def searcher_choices(
+    searcher: Searcher, state: State, rng: random.Random, reach: Reach
+) -> list[int]:
     """The actions a searcher with a short horizon ranks first in ``state``: the deepest of
     :data:`LURE_DEPTHS` that fits in :data:`LURE_NODES` nodes (as ``reach`` judges it), with
-    the game's evaluation (``agent``'s compiled searcher and random generator)."""
+    the game's evaluation (``searcher``, a compiled alpha-beta)."""
     from flipgames.core.jit_search import iterative_deepening
 
     scores: dict[int, int] = {}
@@ -458,7 +464,7 @@ def searcher_choices(agent: ExactSearchAgent, state: State, reach: Reach) -> lis
         if scores and not reach.worth_trying(depth, nodes):
             break  # the next depth would not finish: an opponent would play this one
         result = iterative_deepening(
-            agent.model, state, agent.rng, depth, max_nodes=LURE_NODES, depth_step=2
+            searcher, state, rng, depth, max_nodes=LURE_NODES, depth_step=2
         )
         fitted = result.depth >= depth
         if scores:
