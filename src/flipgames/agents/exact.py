@@ -11,9 +11,10 @@ this agent, within its time budget:
    fallible opponent is most likely to reply with a losing move (a *lure*: the higher of two
    opponent models' chances, each reply's value checked exactly: a Monte Carlo tree search
    with random rollouts, modelled by the kernel's compiled MCTS, and a searcher with a short
-   horizon, what a shallow search with the game's evaluation ranks first), then the one the
-   searcher is most drawn to, then the one that leaves the opponent the largest share of
-   losing replies. A perfect opponent still draws;
+   horizon, what a shallow search with the game's evaluation ranks first; the searcher's
+   alone once the opponent's moves so far have been that searcher's own choices), then the
+   one the searcher is most drawn to, then the one that leaves the opponent the largest share
+   of losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
    (the opening), with the compiled alpha-beta and the game's evaluation
    (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`), restricted to the
