@@ -217,21 +217,26 @@ class ExactSearchAgent(Agent):
         """Compare the opponent's moves so far (each once) with the searcher model's first
         choices; whether they mark it a shallow searcher (see :data:`WATCH_AGREE`)."""
         history, me = state.history, state.current_player
-        node = state.game.new_initial_state()
         agreed: list[bool] = []
-        for index, action in enumerate(history):
-            if node.current_player not in (me, CHANCE) and len(node.legal_actions()) > 1:
-                key = history[:index]
-                if key not in self.watched:
-                    # A fresh table: entries from deeper searches would change the choices.
-                    fresh = kernel_searcher(state.game)
-                    assert fresh is not None  # this game has a compiled searcher (__init__)
-                    choices = searcher_choices(fresh, node, self.rng, Reach())
-                    informative = len(choices) < len(node.legal_actions())
-                    self.watched[key] = (action in choices) if informative else None
-                if self.watched[key] is not None:
-                    agreed.append(bool(self.watched[key]))
-            node = node.apply(action)
+        node = state
+        # Back along the states played (a game may start from a set-up position, so the
+        # history is not replayed from the game's initial state).
+        for index in range(len(history) - 1, -1, -1):
+            parent = node.parent
+            assert parent is not None  # one state before this one per action of the history
+            node, action = parent, history[index]
+            if node.current_player in (me, CHANCE) or len(node.legal_actions()) < 2:
+                continue
+            key = history[:index]
+            if key not in self.watched:
+                # A fresh table: entries from deeper searches would change the choices.
+                fresh = kernel_searcher(state.game)
+                assert fresh is not None  # this game has a compiled searcher (__init__)
+                choices = searcher_choices(fresh, node, self.rng, Reach())
+                informative = len(choices) < len(node.legal_actions())
+                self.watched[key] = (action in choices) if informative else None
+            if self.watched[key] is not None:
+                agreed.append(bool(self.watched[key]))
         return len(agreed) >= WATCH_MIN and sum(agreed) >= WATCH_AGREE * len(agreed)
 
     def _exact(self, state: State, report: ExactReport, nodes: float) -> None:
