@@ -305,31 +305,21 @@ class ExactSearchAgent(Agent):
             if action in children
         }
         sampled, searched, lures = report.sampled, report.searched, report.lures
-        if report.searcher_like:
-            # The MCTS model's figures would only dilute the one that fits this opponent.
-            for action in order:
-                self._check_time()
-                searched[action] = probes[action].searched() if action in probes else 0.0
-                lures[action] = searched[action]
-            self._trap_shares(order, children, report)
-            return
         try:
-            for action in order:
+            # Against an opponent that plays like the searcher model, the MCTS model's figures
+            # would only dilute the one that fits it: it is not measured.
+            for action in [] if report.searcher_like else order:
                 self._check_time()
                 sampled[action] = probes[action].sampled() if action in probes else 0.0
             for action in order:
                 self._check_time()
                 searched[action] = probes[action].searched() if action in probes else 0.0
-                lures[action] = max(sampled[action], searched[action])
+                lures[action] = max(sampled.get(action, 0.0), searched[action])
         finally:
             # Out of time, an action the searcher model has not reached keeps the MCTS
             # model's figure (both are chances of a losing reply, so they compare).
             for action, figure in sampled.items():
                 lures.setdefault(action, figure)
-        self._trap_shares(order, children, report)
-
-    def _trap_shares(self, order: list[int], children: dict[int, int], report: ExactReport) -> None:
-        """Each drawing action's share of losing replies (``report.traps``), in ``order``."""
         for action in order:
             self._check_time()
             if action not in children:
