@@ -59,12 +59,13 @@ def _positions(plies: int, count: int, seed: int) -> list[State]:
 
 def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
     """Thirteen tiles down every action's value is found; the move keeps the value, and among
-    drawing moves it is one with the strongest lure (the higher of the two opponent models'
-    figures), then the searcher's strongest pull, then the most losing replies (shares
-    checked by minimax; a lure needs a losing reply)."""
+    drawing moves it is one with the strongest lure (the higher of the opponent models'
+    figures measured), then the searcher's strongest pull, then the most losing replies
+    (shares checked by minimax; a lure needs a losing reply)."""
     game = make("rubiks-flip")
     memo: dict[tuple[int, ...], int] = {}
     trapped = 0
+    models: set[str] = set()
     for state in _positions(13, 8, seed=5):
         agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
         action = agent.choose(state)
@@ -75,24 +76,36 @@ def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
         assert sorted(report.keeping) == sorted(keeping)
         assert action in keeping
         if value == 0 and len(keeping) > 1:
+            # The models the opponent's moves so far called for (random moves here: mostly
+            # the MCTS model alone); the other one is not measured.
+            measured = {
+                "both": (report.sampled, report.searched),
+                "mcts": (report.sampled,),
+                "searcher": (report.searched,),
+            }[report.models]
+            for skipped in (report.sampled, report.searched):
+                assert skipped == {} or any(skipped is figures for figures in measured)
             for move in keeping:
                 child = state.apply(move)
                 replies = [] if child.is_terminal() else list(child.legal_actions())
                 losing = sum(_after(child, r, memo) == -1 for r in replies)
                 assert report.traps[move] == (losing / len(replies) if replies else 0.0)
-                for figure in (report.lures, report.searched, report.sampled):
+                for figure in (report.lures, *measured):
                     assert 0.0 <= figure[move] <= 1.0
                     assert figure[move] == 0.0 or losing > 0
-                assert report.lures[move] == max(report.sampled[move], report.searched[move])
+                assert report.lures[move] == max(figures[move] for figures in measured)
             strongest = max(report.lures.values())
             assert report.lures[action] == strongest
             tied = [m for m in keeping if report.lures[m] == strongest]
-            pull = max(report.searched[m] for m in tied)
-            assert report.searched[action] == pull
-            tied = [m for m in tied if report.searched[m] == pull]
+            if report.searched:
+                pull = max(report.searched[m] for m in tied)
+                assert report.searched[action] == pull
+                tied = [m for m in tied if report.searched[m] == pull]
             assert report.traps[action] == max(report.traps[m] for m in tied)
+            models.add(report.models)
             trapped += strongest > 0
     assert trapped > 0  # the positions above include lures to set
+    assert "mcts" in models  # random opponents' moves are not a shallow searcher's
 
 
 def test_a_win_is_taken() -> None:
@@ -163,12 +176,16 @@ class _Ticks:
         return self.now
 
 
-def _drawn_with_choices(plies: int, seed: int) -> State:
+def _drawn_with_choices() -> State:
+    """A drawn position with at least eight drawing actions, after a game whose first
+    player (the opponent of the player to move) played the searcher model's choices in only
+    about half its moves: the watch does not decide, and both models are measured."""
     game = make("rubiks-flip")
-    for state in _positions(plies, 20, seed=seed):
+    for seed in range(20):
+        state = _line(13, seed, "mixed")
         full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
         full.choose(state)
-        if full.last.value == 0 and len(full.last.keeping) >= 8:
+        if full.last.models == "both" and full.last.value == 0 and len(full.last.keeping) >= 8:
             return state
     raise AssertionError("no drawn position with eight drawing actions")
 
@@ -182,7 +199,7 @@ def test_time_running_out_leaves_the_mcts_figures_where_the_searcher_did_not_rea
     their two figures and every other action's its MCTS figure; the chosen action is the
     strongest lure of all."""
     game = make("rubiks-flip")
-    state = _drawn_with_choices(12, seed=31)
+    state = _drawn_with_choices()
     full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
     full.choose(state)
     keeping = full.last.keeping
@@ -204,13 +221,16 @@ def test_time_running_out_leaves_the_mcts_figures_where_the_searcher_did_not_rea
     assert report.lures[action] == max(report.lures.values())
 
 
-def _line(plies: int, seed: int, searches: bool) -> State:
-    """A game of ``plies`` plies in which both players play one of the searcher model's first
-    choices at every move (``searches``), or a random action."""
+def _line(plies: int, seed: int, kind: str) -> State:
+    """A game of ``plies`` plies in which every move is one of the searcher model's first
+    choices (``kind`` "searcher"), a random action ("random"), or, for "mixed", the first
+    player's moves alternate between the two (searcher first) and the second player's are
+    the searcher's."""
     game = make("rubiks-flip")
     rng = random.Random(seed)
     state = game.new_initial_state()
-    for _ in range(plies):
+    for ply in range(plies):
+        searches = kind == "searcher" or (kind == "mixed" and ply % 4 != 2)
         if searches:
             searcher = kernel_searcher(game)
             assert searcher is not None
@@ -230,11 +250,11 @@ def test_an_opponent_that_plays_like_a_shallow_searcher_gets_the_searchers_traps
     searcher: the traps are then measured with that model alone (no MCTS figures), and the
     move is the strongest of them."""
     game = make("rubiks-flip")
-    state = _line(13, seed, searches=True)
+    state = _line(13, seed, "searcher")
     agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
     action = agent.choose(state)
     report = agent.last
-    assert report.searcher_like
+    assert report.models == "searcher"
     assert len([agreed for agreed in agent.watched.values() if agreed is not None]) >= 3
     assert all(agreed is not False for agreed in agent.watched.values())
     assert report.exact and report.value == 0 and len(report.keeping) > 1
@@ -244,13 +264,20 @@ def test_an_opponent_that_plays_like_a_shallow_searcher_gets_the_searchers_traps
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_an_opponent_that_plays_at_random_is_not_taken_for_a_searcher(seed: int) -> None:
+def test_an_opponent_that_plays_unlike_a_shallow_searcher_gets_the_mcts_traps_alone(
+    seed: int,
+) -> None:
+    """Opponent moves that are mostly not the searcher model's first choices (here random
+    ones) mark it another kind of player: the traps are then measured with the MCTS model
+    alone, and the move is the strongest of them."""
     game = make("rubiks-flip")
-    state = _line(13, seed, searches=False)
+    state = _line(13, seed, "random")
     agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
-    agent.choose(state)
+    action = agent.choose(state)
     report = agent.last
-    assert not report.searcher_like
+    assert report.models == "mcts"
     assert sum(1 for agreed in agent.watched.values() if agreed is False) >= 3
-    if report.exact and report.value == 0 and len(report.keeping) > 1:
-        assert sorted(report.sampled) == sorted(report.keeping)
+    assert report.exact and report.value == 0 and len(report.keeping) > 1
+    assert report.searched == {}
+    assert report.lures == report.sampled and sorted(report.lures) == sorted(report.keeping)
+    assert report.lures[action] == max(report.lures.values())

@@ -12,7 +12,8 @@ this agent, within its time budget:
    opponent models' chances, each reply's value checked exactly: a Monte Carlo tree search
    with random rollouts, modelled by the kernel's compiled MCTS, and a searcher with a short
    horizon, what a shallow search with the game's evaluation ranks first; the searcher's
-   alone once the opponent's moves so far have been that searcher's own choices), then the
+   alone once the opponent's moves so far have been that searcher's own choices, the MCTS
+   model's alone once they have clearly not been), then the
    one the searcher is most drawn to, then the one that leaves the opponent the largest share
    of losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
@@ -91,11 +92,14 @@ MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 3
 #: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
-#: searcher model's first choices (moves where those were not every legal action) and at least
-#: WATCH_AGREE of them were among those choices, it is taken for a shallow searcher, and the
-#: traps are measured with the searcher model alone (the MCTS model's time goes to it).
+#: searcher model's first choices (moves where those were not every legal action), it is taken
+#: for a shallow searcher if at least WATCH_AGREE of them were among those choices, and for
+#: another kind of player (OpenSpiel's MCTSBot agreed with 0-2 of 5-8) if at most
+#: WATCH_DISAGREE were; the traps are then measured with the model that fits alone (the other
+#: model's time goes to it). In between, both models are measured.
 WATCH_MIN = 3
 WATCH_AGREE = 0.8
+WATCH_DISAGREE = 0.4
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -109,8 +113,9 @@ class ExactReport:
     each of those the share of the opponent's replies that lose (``traps``) and how likely a
     fallible opponent is to play one: the MCTS opponent model's figure (``sampled``), the
     short-horizon searcher's (``searched``) and the higher of the two (``lures``; the MCTS
-    model's alone for an action the time left the searcher no time for; the searcher's alone
-    against an opponent that plays like one, ``searcher_like``). All only where measured."""
+    model's alone for an action the time left the searcher no time for; one model's alone
+    where the opponent's moves so far showed which fits, ``models``). All only where
+    measured."""
 
     exact: bool = False
     value: int | None = None
@@ -119,8 +124,10 @@ class ExactReport:
     lures: dict[int, float] = field(default_factory=dict)
     sampled: dict[int, float] = field(default_factory=dict)
     searched: dict[int, float] = field(default_factory=dict)
-    #: Whether the opponent's moves so far marked it a shallow searcher (``WATCH_AGREE``).
-    searcher_like: bool = False
+    #: The opponent models measured, as the opponent's moves so far decided (``_watch``):
+    #: ``"searcher"`` (its moves were the searcher model's choices, ``WATCH_AGREE``),
+    #: ``"mcts"`` (they were not, ``WATCH_DISAGREE``) or ``"both"`` (not yet clear).
+    models: str = "both"
 
 
 class _OutOfNodes(Exception):
@@ -186,7 +193,7 @@ class ExactSearchAgent(Agent):
         self.deadline = None if self.seconds is None else start + TRAP_SHARE * self.seconds
         self.last = report = ExactReport()
         plies = len(state.history)
-        report.searcher_like = self._watch(state)
+        report.models = self._watch(state)
         if plies > self.too_big:
             if self.seconds is None:
                 budget = float(self.max_nodes or 0)
@@ -213,9 +220,9 @@ class ExactSearchAgent(Agent):
             self.heuristic.seconds = max(left, 0.01 * self.seconds)
         return self.heuristic.search(state, only=candidates).action
 
-    def _watch(self, state: State) -> bool:
+    def _watch(self, state: State) -> str:
         """Compare the opponent's moves so far (each once) with the searcher model's first
-        choices; whether they mark it a shallow searcher (see :data:`WATCH_AGREE`)."""
+        choices; which opponent models they call for (see :attr:`ExactReport.models`)."""
         history, me = state.history, state.current_player
         agreed: list[bool] = []
         node = state
@@ -237,7 +244,12 @@ class ExactSearchAgent(Agent):
                 self.watched[key] = (action in choices) if informative else None
             if self.watched[key] is not None:
                 agreed.append(bool(self.watched[key]))
-        return len(agreed) >= WATCH_MIN and sum(agreed) >= WATCH_AGREE * len(agreed)
+        if len(agreed) >= WATCH_MIN:
+            if sum(agreed) >= WATCH_AGREE * len(agreed):
+                return "searcher"
+            if sum(agreed) <= WATCH_DISAGREE * len(agreed):
+                return "mcts"
+        return "both"
 
     def _exact(self, state: State, report: ExactReport, nodes: float) -> None:
         """Fill ``report`` by exact search within ``nodes`` nodes (leaves it not exact if they
@@ -289,7 +301,8 @@ class ExactSearchAgent(Agent):
         move (:class:`LureProbe`), then the share of the replies that lose for them (each reply
         checked). The MCTS model (cheap) is measured for every action first, then the
         short-horizon searcher (several times as dear; in a ninth-tile position it finds the
-        traps that catch a shallow searcher, docs/ai.md); the lure is the higher figure. Both
+        traps that catch a shallow searcher, docs/ai.md); the lure is the higher figure. (Only
+        the model ``report.models`` names, where the opponent's moves showed which fits.) Both
         go through the actions in one random order, so a budget cut short favours none, and
         only actions measured completely get a figure (a partial count would be biased)."""
         children = {
@@ -306,12 +319,12 @@ class ExactSearchAgent(Agent):
         }
         sampled, searched, lures = report.sampled, report.searched, report.lures
         try:
-            # Against an opponent that plays like the searcher model, the MCTS model's figures
-            # would only dilute the one that fits it: it is not measured.
-            for action in [] if report.searcher_like else order:
+            # Against an opponent that plays like one model, the other model's figures would
+            # only dilute the one that fits it: it is not measured.
+            for action in [] if report.models == "searcher" else order:
                 self._check_time()
                 sampled[action] = probes[action].sampled() if action in probes else 0.0
-            for action in order:
+            for action in [] if report.models == "mcts" else order:
                 self._check_time()
                 searched[action] = probes[action].searched() if action in probes else 0.0
                 lures[action] = max(sampled.get(action, 0.0), searched[action])
