@@ -1,7 +1,8 @@
 """Playing strength of ``hard``: against the frozen old hard and OpenSpiel's MCTSBot.
 
 Run: ``.venv/bin/python bench/bench_ai.py [--games flipflop flipfour rubiks-flip]
-[--opponents mcts baseline] [--n 20] [--seconds 0.5] [--seed 1] [--max-plies 400]``
+[--opponents mcts baseline] [--n 20] [--seconds 0.5] [--seed 1] [--max-plies 400]
+[--mcts-sims N]``
 (OpenSpiel is an optional dependency: ``pip install -e '.[bench]'``).
 
 For each game and opponent it plays ``--n`` games with seats alternating and prints one
@@ -13,10 +14,12 @@ Wilson interval, and the mean CPU seconds per move of each side (``time.process_
   load of the machine does not take from it; else the reference agent with that wall-clock
   deadline).
 * **mcts**: OpenSpiel's ``MCTSBot`` (UCT constant 2, one random rollout per leaf to the end of
-  the game, solver on) at **equal CPU time**: before each match its simulations per second are
-  measured on positions of the game, and it gets that rate times ``--seconds`` simulations a
-  move. The flipgames game is wrapped for it below (a state adapter over the public
-  protocol, nothing more).
+  the game, solver on) at **equal CPU time**: before each match its CPU time a simulation is
+  measured on positions spread evenly along random games (a rollout from the opening costs
+  many times one from the end), and it gets the simulations a move that make its mean move
+  ``--seconds`` (or ``--mcts-sims``, to share one calibration between matches). The
+  flipgames game is wrapped for it below (a state adapter over the public protocol, nothing
+  more).
 * **baseline**: the frozen old hard (``bench/baseline_hard.py``) at **equal CPU time**: its
   node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the old hard spent
   several seconds a move on its node budgets alone).
@@ -123,33 +126,64 @@ def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
     return agent
 
 
-def positions(game: Game, count: int, seed: int) -> list[State]:
-    """The start and positions a few random plies in (for calibration)."""
+def positions(game: Game, seed: int, games: int = 8, per_game: int = 8) -> list[State]:
+    """Positions spread evenly along ``games`` random games (``per_game`` each, the start
+    first): where a match's moves fall, from the long rollouts of the opening to the short
+    ones of the end (for calibration)."""
     rng = random.Random(seed)
-    found = [game.new_initial_state()]
-    while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randrange(2, 12)):
-            if state.is_terminal():
-                break
-            state = state.apply(rng.choice(state.legal_actions()))
-        if not state.is_terminal():
-            found.append(state)
+    found: list[State] = []
+    for _ in range(games):
+        line = [game.new_initial_state()]
+        while not line[-1].is_terminal():
+            line.append(line[-1].apply(rng.choice(line[-1].legal_actions())))
+        line.pop()  # the terminal state: nothing to choose there
+        found += [line[index * len(line) // per_game] for index in range(per_game)]
     return found
 
 
-def mcts_rate(game: Game, seed: int) -> float:
-    """MCTSBot's simulations per CPU second on a few positions of ``game``."""
+def mcts_simulations(game: Game, seed: int, seconds: float) -> int:
+    """The simulations a move that make MCTSBot's mean CPU time a move ``seconds`` over
+    positions spread along random games of ``game`` (a rate measured at the start alone, where
+    rollouts are longest, gave it too few; a few random positions, 1,100-3,000 by seed)."""
     sims = 200
-    spent = 0.0
-    moves = 0
-    for state in positions(game, 4, seed):
+    per_simulation = []
+    for state in positions(game, seed):
         agent = MCTSBotAgent(random.Random(seed), sims)
         clock = time.process_time()
         agent.choose(state)
-        spent += time.process_time() - clock
-        moves += 1
-    return sims * moves / spent
+        per_simulation.append((time.process_time() - clock) / sims)
+    return max(1, round(seconds * len(per_simulation) / sum(per_simulation)))
+
+
+class MCTSBotBudget:
+    """MCTSBot's simulations a move over one match at equal CPU time: from the calibration
+    (:func:`mcts_simulations`) for the first game, then after each game those that would have
+    made its mean CPU time a move over the games so far ``seconds`` (the match's own positions
+    decide, not the calibration's random ones); ``fixed`` keeps the first figure."""
+
+    def __init__(self, simulations: int, seconds: float, fixed: bool) -> None:
+        self.simulations, self.seconds, self.fixed = simulations, seconds, fixed
+        self.spent = 0.0  # MCTSBot's CPU seconds so far
+        self.run = 0  # and its simulations
+        self.used: list[int] = []  # the simulations a move of each game played
+
+    def agent(self, rng: random.Random) -> Agent:
+        return MCTSBotAgent(rng, self.simulations)
+
+    def record(self, cpu: float, moves: int) -> None:
+        """MCTSBot's CPU seconds and moves in the game just played."""
+        self.used.append(self.simulations)
+        self.spent += cpu
+        self.run += moves * self.simulations
+        if not self.fixed and self.spent > 0:
+            self.simulations = max(1, round(self.seconds * self.run / self.spent))
+
+    def label(self) -> str:
+        low, high = min(self.used), max(self.used)
+        if low == high:
+            return f"MCTSBot ({low:,} simulations)"
+        mean = round(sum(self.used) / len(self.used))
+        return f"MCTSBot ({low:,}-{high:,} simulations, mean {mean:,})"
 
 
 def play(
@@ -160,12 +194,15 @@ def play(
     seed: int,
     max_plies: int,
     label: str,
+    after_game: Callable[[float, int], None] | None = None,
 ) -> dict[str, Any]:
-    """``n`` games of A against B, seats alternating; results for A."""
+    """``n`` games of A against B, seats alternating; results for A. ``after_game`` is told
+    B's CPU seconds and moves in each game."""
     wins = draws = losses = capped = 0
     cpu = [0.0, 0.0]
     moves = [0, 0]
     for index in range(n):
+        b_cpu, b_moves = cpu[1], moves[1]
         a_seat = index % 2
         agents = {
             a_seat: make_a(random.Random(f"{seed}:{index}:a")),
@@ -183,6 +220,8 @@ def play(
             moves[side] += 1
             state = state.apply(action)
             plies += 1
+        if after_game is not None:
+            after_game(cpu[1] - b_cpu, moves[1] - b_moves)
         outcome = state.returns()[a_seat] if state.is_terminal() else 0
         capped += not state.is_terminal()
         wins += outcome > 0
@@ -215,9 +254,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5, help="new hard's time a move")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument(
+        "--mcts-sims",
+        type=int,
+        help="MCTSBot's simulations a move, instead of calibrating them to --seconds (matches "
+        "run side by side then share one calibration made on a quiet machine)",
+    )
     args = parser.parse_args()
     if args.n < 1 or args.seconds <= 0:
         parser.error("--n must be at least 1 and --seconds positive")
+    if args.mcts_sims is not None and args.mcts_sims < 1:
+        parser.error("--mcts-sims must be at least 1")
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {platform.system()}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -232,13 +279,12 @@ def main() -> None:
         # Load (or compile) the machine code outside the timed moves.
         new_hard(game, random.Random(0), 0.01).choose(game.new_initial_state())
         for opponent in args.opponents:
+            budget: MCTSBotBudget | None = None
             if opponent == "mcts":
-                sims = max(1, round(mcts_rate(game, args.seed) * args.seconds))
-
-                def make_b(rng: random.Random, s=sims) -> Agent:
-                    return MCTSBotAgent(rng, s)
-
-                label = f"MCTSBot ({sims:,} simulations)"
+                sims = args.mcts_sims or mcts_simulations(game, args.seed, args.seconds)
+                budget = MCTSBotBudget(sims, args.seconds, fixed=args.mcts_sims is not None)
+                make_b = budget.agent
+                label = "MCTSBot"
             elif opponent == "baseline":
                 make_b = lambda rng, g=game: baseline_hard(  # noqa: E731
                     g, rng, seconds=args.seconds, clock=time.process_time
@@ -262,7 +308,10 @@ def main() -> None:
                 args.seed,
                 args.max_plies,
                 f"{name} vs {label}",
+                None if budget is None else budget.record,
             )
+            if budget is not None:
+                label = budget.label()
             low, high = result["interval"]
             new_cpu, other_cpu = result["cpu_per_move"]
             print(
