@@ -47,7 +47,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from flipgames.agents.base import Agent
 from flipgames.agents.kernel_mcts import kernel_mcts
@@ -100,6 +100,8 @@ MCTS_CHECKED = 3
 WATCH_MIN = 3
 WATCH_AGREE = 0.8
 WATCH_DISAGREE = 0.4
+#: Which opponent models the traps are measured with (see ``ExactReport.models``).
+Models = Literal["both", "searcher", "mcts"]
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
 TRAP_SHARE = 0.9
 #: The exact search's transposition table (one int64 an entry), kept between moves.
@@ -127,7 +129,7 @@ class ExactReport:
     #: The opponent models measured, as the opponent's moves so far decided (``_watch``):
     #: ``"searcher"`` (its moves were the searcher model's choices, ``WATCH_AGREE``),
     #: ``"mcts"`` (they were not, ``WATCH_DISAGREE``) or ``"both"`` (not yet clear).
-    models: str = "both"
+    models: Models = "both"
 
 
 class _OutOfNodes(Exception):
@@ -220,7 +222,7 @@ class ExactSearchAgent(Agent):
             self.heuristic.seconds = max(left, 0.01 * self.seconds)
         return self.heuristic.search(state, only=candidates).action
 
-    def _watch(self, state: State) -> str:
+    def _watch(self, state: State) -> Models:
         """Compare the opponent's moves so far (each once) with the searcher model's first
         choices; which opponent models they call for (see :attr:`ExactReport.models`)."""
         history, me = state.history, state.current_player
