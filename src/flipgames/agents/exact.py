@@ -247,9 +247,10 @@ class ExactSearchAgent(Agent):
             if self.watched[key] is not None:
                 agreed.append(bool(self.watched[key]))
         if len(agreed) >= WATCH_MIN:
-            if sum(agreed) >= WATCH_AGREE * len(agreed):
+            share = sum(agreed) / len(agreed)
+            if share >= WATCH_AGREE:
                 return "searcher"
-            if sum(agreed) <= WATCH_DISAGREE * len(agreed):
+            if share <= WATCH_DISAGREE:
                 return "mcts"
         return "both"
 
@@ -331,8 +332,9 @@ class ExactSearchAgent(Agent):
                 searched[action] = probes[action].searched() if action in probes else 0.0
                 lures[action] = max(sampled.get(action, 0.0), searched[action])
         finally:
-            # Out of time, an action the searcher model has not reached keeps the MCTS
-            # model's figure (both are chances of a losing reply, so they compare).
+            # An action the searcher model has not reached (out of time, or not measured at
+            # all against an MCTS-like opponent) keeps the MCTS model's figure (both are
+            # chances of a losing reply, so they compare).
             for action, figure in sampled.items():
                 lures.setdefault(action, figure)
         for action in order:
