@@ -203,10 +203,11 @@ def test_time_running_out_leaves_the_mcts_figures_where_the_searcher_did_not_rea
     full = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
     full.choose(state)
     keeping = full.last.keeping
-    # The deadline counts from the move's start; the clock is read twice more before the
-    # trap phase (the exact search's start and end), then once per action measured (MCTS
-    # model, then searcher model). Traps may use 0.9 of the move's time.
-    seconds = (2 + len(keeping) + searched + 0.5) / 0.9
+    # The deadline counts from the move's start; the clock is read four times more before the
+    # trap phase (the exact search's one slice: its deadline check, start and end; then the
+    # traps' node budget), then once per action measured (MCTS model, then searcher model).
+    # Traps may use 0.9 of the move's time.
+    seconds = (4 + len(keeping) + searched + 0.5) / 0.9
     agent = ExactSearchAgent(random.Random(1), game, seconds=seconds, clock=_Ticks())
     action = agent.choose(state)
     report = agent.last
@@ -281,3 +282,76 @@ def test_an_opponent_that_plays_unlike_a_shallow_searcher_gets_the_mcts_traps_al
     assert report.searched == {}
     assert report.lures == report.sampled and sorted(report.lures) == sorted(report.keeping)
     assert report.lures[action] == max(report.lures.values())
+
+
+class _NodeClock:
+    """A clock that runs only while the exact search searches: its nodes at a rate that
+    alternates between ``rates`` from one search call to the next (a real core's rate varies
+    between positions by about a third; these vary by a factor of two)."""
+
+    def __init__(self, rates: tuple[float, ...]) -> None:
+        self.now = 0.0
+        self.rates = rates
+        self.calls = 0
+        #: When each search call ended, and how many were cut short by their node limit.
+        self.ends: list[float] = []
+        self.cut = 0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def timed(self, agent: ExactSearchAgent) -> None:
+        """Make ``agent``'s exact searches advance this clock."""
+        kernel, stats = agent.kernel, agent.stats
+        search = kernel.search
+
+        def timed_search(*args: object) -> int:
+            before = int(stats[0])
+            value = search(*args)  # type: ignore[arg-type]
+            self.now += (int(stats[0]) - before) / self.rates[self.calls % len(self.rates)]
+            self.calls += 1
+            self.ends.append(self.now)
+            self.cut += int(stats[2])
+            return value
+
+        kernel.search = timed_search  # type: ignore[method-assign,assignment]
+
+
+def _on_node_clock(seconds: float) -> tuple[ExactSearchAgent, _NodeClock]:
+    game = make("rubiks-flip")
+    clock = _NodeClock((700_000.0, 1_400_000.0))
+    agent = ExactSearchAgent(random.Random(1), game, seconds=seconds, clock=clock)
+    clock.timed(agent)
+    # The heuristic search (which does not advance the node clock) gets a clock that runs.
+    agent.heuristic.clock = _Ticks()
+    return agent, clock
+
+
+def test_on_the_clock_the_exact_search_stops_within_its_share_of_the_move() -> None:
+    """In the opening the exact search does not answer: searched in slices, each planned at
+    the rate the last one ran at, it ends by its share of the move (0.8) plus at most one
+    slice's overrun (a tenth of the move at a rate half the planned one), although the rate
+    changes twofold between calls. (Planned at the first rate for the whole share, it would
+    have run to 1.14 s.)"""
+    agent, clock = _on_node_clock(seconds=1.0)
+    state = make("rubiks-flip").new_initial_state()
+    assert agent.choose(state) in state.legal_actions()
+    assert not agent.last.exact
+    assert clock.cut == len(clock.ends) >= 6  # slices, each cut short in its first call
+    assert 0.7 <= clock.ends[-1] <= 0.9
+
+
+def test_a_position_solved_in_several_slices_gets_the_values_of_one_search() -> None:
+    """A ninth-tile position takes hundreds of thousands of nodes: on a clock whose slices
+    buy about a hundred thousand, it is solved across several, with the same value and
+    value-keeping actions as one search with nodes to spare."""
+    (state,) = _positions(9, 1, seed=5)
+    whole = ExactSearchAgent(random.Random(1), state.game, max_nodes=20_000_000)
+    whole.choose(state)
+    agent, clock = _on_node_clock(seconds=1.5)
+    agent.choose(state)
+    assert whole.last.exact and agent.last.exact
+    assert agent.last.value == whole.last.value
+    assert sorted(agent.last.keeping) == sorted(whole.last.keeping)
+    assert clock.cut >= 2  # so at least one slice of the values (traps end at the first)
+    assert clock.ends[-1] <= 1.5 * 0.9 + 0.15  # the traps' share, then one probe's overrun
