@@ -11,7 +11,14 @@ import pytest
 
 from flipgames import make
 from flipgames.agents.base import Agent
-from flipgames.agents.exact import ExactSearchAgent, Reach, searcher_choices
+from flipgames.agents.exact import (
+    MCTS_ITERATIONS,
+    MCTS_SAMPLES,
+    ExactSearchAgent,
+    LureProbe,
+    Reach,
+    searcher_choices,
+)
 from flipgames.agents.kernel_mcts import KernelMCTSAgent
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
@@ -282,6 +289,34 @@ def test_an_opponent_that_plays_unlike_a_shallow_searcher_gets_the_mcts_traps_al
     assert report.searched == {}
     assert report.lures == report.sampled and sorted(report.lures) == sorted(report.keeping)
     assert report.lures[action] == max(report.lures.values())
+
+
+def test_the_mcts_figure_is_the_mean_of_several_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With time left, every drawing action's MCTS figure is the mean of MCTS_SAMPLES searches.
+    With a stand-in MCTS model under which one action looks best in its first search only and
+    another is steadily good, the steady one is chosen."""
+    game = make("rubiks-flip")
+    state = _line(13, 1, "random")
+    first = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    first.choose(state)
+    lucky, steady = [a for a in first.last.keeping if not state.apply(a).is_terminal()][:2]
+    searches: dict[int, int] = {}
+
+    def stand_in(probe: LureProbe, iterations: int = MCTS_ITERATIONS) -> float:
+        action = probe.child.history[-1]
+        searches[action] = searches.get(action, 0) + 1
+        if action == lucky:
+            return 0.9 if searches[action] == 1 else 0.0
+        return 0.3 if action == steady else 0.0
+
+    monkeypatch.setattr(LureProbe, "sampled", stand_in)
+    agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    assert agent.choose(state) == steady
+    report = agent.last
+    assert report.models == "mcts"
+    assert set(searches.values()) == {MCTS_SAMPLES}
+    assert report.sampled[lucky] == pytest.approx(0.9 / MCTS_SAMPLES)
+    assert report.sampled[steady] == pytest.approx(0.3)
 
 
 class _NodeClock:

@@ -95,6 +95,12 @@ SEARCHER_CHECKED = 4
 MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 3
+#: The most MCTS searches averaged into one action's figure. The first is made for every
+#: drawing action; the time left after the traps are counted (the MCTS model costs about 3 ms
+#: an action, so most of the move at the ninth and tenth tiles) buys more, in rounds over all
+#: of them. One search's figure is noisy, and the highest of dozens of noisy figures is mostly
+#: noise: the mean of four predicted MCTSBot's mistakes better than one (docs/ai.md).
+MCTS_SAMPLES = 8
 #: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
 #: searcher model's first choices (moves where those were not every legal action), it is taken
 #: for a shallow searcher if at least WATCH_AGREE of them were among those choices, and for
@@ -117,7 +123,8 @@ class ExactReport:
     """What the last move's search found: whether the exact search answered, the value of the
     position for the mover (+1, 0, -1; None if not exact), the actions that keep it, and for
     each of those the share of the opponent's replies that lose (``traps``) and how likely a
-    fallible opponent is to play one: the MCTS opponent model's figure (``sampled``), the
+    fallible opponent is to play one: the MCTS opponent model's figure (``sampled``, the mean
+    of up to :data:`MCTS_SAMPLES` searches), the
     short-horizon searcher's (``searched``) and the higher of the two (``lures``; the MCTS
     model's alone for an action the time left the searcher no time for; one model's alone
     where the opponent's moves so far showed which fits, ``models``). All only where
@@ -334,7 +341,9 @@ class ExactSearchAgent(Agent):
         traps that catch a shallow searcher, docs/ai.md); the lure is the higher figure. (Only
         the model ``report.models`` names, where the opponent's moves showed which fits.) Both
         go through the actions in one random order, so a budget cut short favours none, and
-        only actions measured completely get a figure (a partial count would be biased)."""
+        only actions measured completely get a figure (a partial count would be biased). The
+        time left then averages more MCTS searches into the MCTS figures
+        (:data:`MCTS_SAMPLES`)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
@@ -372,6 +381,13 @@ class ExactSearchAgent(Agent):
             replies = self.kernel.children(children[action])
             losing = sum(self._loses(grandchild, terminal) for _, grandchild, terminal in replies)
             report.traps[action] = losing / len(replies)
+        # In rounds over every action in the same order, so where the time cuts a round short
+        # any two figures are means of at most one search more or less.
+        for searches in range(2, MCTS_SAMPLES + 1 if sampled else 0):
+            for action in probes:
+                self._check_time()
+                sampled[action] += (probes[action].sampled() - sampled[action]) / searches
+                lures[action] = max(sampled[action], searched.get(action, 0.0))
 
     def _loses(self, position: int, terminal: int | None) -> bool:
         """Whether the opponent's reply that made ``position`` (a terminal one with the value
