@@ -319,6 +319,32 @@ def test_the_mcts_figure_is_the_mean_of_several_searches(monkeypatch: pytest.Mon
     assert report.sampled[steady] == pytest.approx(0.3)
 
 
+def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With time left, more of the searcher model's tied first choices are checked, round
+    after round, until all are. With a stand-in searcher that ranks every reply first (8-20
+    here, against 4 checked at first), the searcher figure of every drawing action ends as the
+    share of its replies that lose, which the agent also counts exactly (``traps``)."""
+    import flipgames.agents.exact as exact
+
+    def stand_in(searcher: object, state: State, rng: random.Random, reach: Reach) -> list[int]:
+        return list(state.legal_actions())
+
+    monkeypatch.setattr(exact, "searcher_choices", stand_in)
+    game = make("rubiks-flip")
+    state = _line(13, 1, "searcher")
+    agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    agent.choose(state)
+    report = agent.last
+    live = [a for a in report.keeping if not state.apply(a).is_terminal()]
+    assert len(live) > 1
+    assert any(len(state.apply(a).legal_actions()) > exact.SEARCHER_CHECKED for a in live)
+    for action in live:
+        assert report.searched[action] == pytest.approx(report.traps[action])
+        assert report.lures[action] == max(report.sampled.get(action, 0.0), report.searched[action])
+
+
 class _NodeClock:
     """A clock that runs only while the exact search searches: its nodes at a rate that
     alternates between ``rates`` from one search call to the next (a real core's rate varies

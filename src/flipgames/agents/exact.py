@@ -85,7 +85,8 @@ LURE_DEPTHS = (1, 3, 5)
 LURE_NODES = 40_000
 LURE_GROWTH = 2
 #: How many of the replies a shallow search ranks first (often a dozen or more tie) are
-#: checked exactly: a random sample estimates the share that lose at a fraction of the cost.
+#: checked exactly at first: a random sample estimates the share that lose at a fraction of
+#: the cost. The time the traps leave checks as many more in each round (see ``_traps``).
 SEARCHER_CHECKED = 4
 #: The MCTS opponent model: iterations (OpenSpiel's MCTSBot affords 2,300-5,400 in the 0.9 s
 #: *hard* thinks; models of 1,500 and 5,000 predicted its mistakes about equally well,
@@ -95,11 +96,12 @@ SEARCHER_CHECKED = 4
 MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 3
-#: The most MCTS searches averaged into one action's figure. The first is made for every
-#: drawing action; the time left after the traps are counted (the MCTS model costs about 3 ms
-#: an action, so most of the move at the ninth and tenth tiles) buys more, in rounds over all
-#: of them. One search's figure is noisy, and the highest of dozens of noisy figures is mostly
-#: noise: the mean of four predicted MCTSBot's mistakes better than one (docs/ai.md).
+#: The most MCTS searches averaged into one action's figure (and the most rounds of checking
+#: more of the searcher's choices). The first is made for every drawing action; the time left
+#: after the traps are counted (the MCTS model costs about 3 ms an action, so most of the move
+#: at the ninth and tenth tiles) buys more, in rounds over all of them. One search's figure
+#: is noisy, and the highest of dozens of noisy figures is mostly noise: the mean of four
+#: predicted MCTSBot's mistakes better than one (docs/ai.md).
 MCTS_SAMPLES = 8
 #: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
 #: searcher model's first choices (moves where those were not every legal action), it is taken
@@ -342,8 +344,9 @@ class ExactSearchAgent(Agent):
         the model ``report.models`` names, where the opponent's moves showed which fits.) Both
         go through the actions in one random order, so a budget cut short favours none, and
         only actions measured completely get a figure (a partial count would be biased). The
-        time left then averages more MCTS searches into the MCTS figures
-        (:data:`MCTS_SAMPLES`)."""
+        time left then refines both figures, in rounds: more MCTS searches averaged into the
+        MCTS figures (up to :data:`MCTS_SAMPLES` each), more of the searcher's tied first
+        choices checked (until all are)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
@@ -382,12 +385,22 @@ class ExactSearchAgent(Agent):
             losing = sum(self._loses(grandchild, terminal) for _, grandchild, terminal in replies)
             report.traps[action] = losing / len(replies)
         # In rounds over every action in the same order, so where the time cuts a round short
-        # any two figures are means of at most one search more or less.
-        for searches in range(2, MCTS_SAMPLES + 1 if sampled else 0):
-            for action in probes:
-                self._check_time()
-                sampled[action] += (probes[action].sampled() - sampled[action]) / searches
-                lures[action] = max(sampled[action], searched.get(action, 0.0))
+        # any two figures are means of at most one search more or less (or checks of at most
+        # one batch more or less of the searcher's choices).
+        for searches in range(2, MCTS_SAMPLES + 1):
+            refined = False
+            for action, probe in probes.items():
+                if action in sampled:
+                    self._check_time()
+                    sampled[action] += (probe.sampled() - sampled[action]) / searches
+                    refined = True
+                if action in searched and not probe.searched_exactly:
+                    self._check_time()
+                    searched[action] = probe.searched()
+                    refined = True
+                lures[action] = max(sampled.get(action, 0.0), searched.get(action, 0.0))
+            if not refined:
+                break
 
     def _loses(self, position: int, terminal: int | None) -> bool:
         """Whether the opponent's reply that made ``position`` (a terminal one with the value
@@ -483,6 +496,9 @@ class LureProbe:
             reply: (after, end) for reply, after, end in agent.kernel.children(position)
         }
         self.lost: dict[int, bool] = {}
+        #: The searcher model's first choices, checked and not yet (None: not searched yet).
+        self.checked: list[int] = []
+        self.unchecked: list[int] | None = None
 
     def loses(self, reply: int) -> bool:
         """Whether ``reply`` loses for the opponent (the agent's exact search; remembered)."""
@@ -499,11 +515,20 @@ class LureProbe:
         return sum(visits[reply] for reply in likely if self.loses(reply)) / sum(visits.values())
 
     def searched(self) -> float:
-        """The short-horizon searcher's figure."""
-        picks = searcher_choices(self.agent.model, self.child, self.agent.rng, self.reach)
-        if len(picks) > SEARCHER_CHECKED:
-            picks = self.agent.rng.sample(picks, SEARCHER_CHECKED)
-        return sum(self.loses(reply) for reply in picks) / len(picks)
+        """The short-horizon searcher's figure from the replies checked so far: the first call
+        searches and checks up to :data:`SEARCHER_CHECKED` of its first choices at random,
+        each later one that many more (see :attr:`searched_exactly`)."""
+        if self.unchecked is None:
+            picks = searcher_choices(self.agent.model, self.child, self.agent.rng, self.reach)
+            self.unchecked = self.agent.rng.sample(picks, len(picks))
+        self.checked += self.unchecked[:SEARCHER_CHECKED]
+        del self.unchecked[:SEARCHER_CHECKED]
+        return sum(self.loses(reply) for reply in self.checked) / len(self.checked)
+
+    @property
+    def searched_exactly(self) -> bool:
+        """Whether :meth:`searched` has checked every one of the searcher's first choices."""
+        return self.unchecked == []
 
 
 def searcher_choices(
