@@ -390,15 +390,16 @@ class ExactSearchAgent(Agent):
         for searches in range(2, MCTS_SAMPLES + 1):
             refined = False
             for action, probe in probes.items():
+                self._check_time()
+                # Each figure's lure follows it at once: the searches can run out of nodes.
                 if action in sampled:
-                    self._check_time()
                     sampled[action] += (probe.sampled() - sampled[action]) / searches
+                    lures[action] = max(sampled[action], searched.get(action, 0.0))
                     refined = True
                 if action in searched and not probe.searched_exactly:
-                    self._check_time()
                     searched[action] = probe.searched()
+                    lures[action] = max(sampled.get(action, 0.0), searched[action])
                     refined = True
-                lures[action] = max(sampled.get(action, 0.0), searched.get(action, 0.0))
             if not refined:
                 break
 
