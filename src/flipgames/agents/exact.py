@@ -31,7 +31,7 @@ about positions, true on any path).
 >>> import random
 >>> from flipgames import make
 >>> game = make("rubiks-flip")
->>> agent = ExactSearchAgent(random.Random(1), game, seconds=0.3)
+>>> agent = ExactSearchAgent(random.Random(1), game, max_nodes=1_000_000)  # or seconds=0.9
 >>> state, rng = game.new_initial_state(), random.Random(4)
 >>> for _ in range(11):
 ...     state = state.apply(rng.choice(state.legal_actions()))
