@@ -360,6 +360,10 @@ class ExactSearchAgent(Agent):
             if action in children
         }
         sampled, searched, lures = report.sampled, report.searched, report.lures
+
+        def lure(action: int) -> None:
+            lures[action] = max(sampled.get(action, 0.0), searched.get(action, 0.0))
+
         try:
             # Against an opponent that plays like one model, the other model's figures would
             # only dilute the one that fits it: it is not measured.
@@ -369,7 +373,7 @@ class ExactSearchAgent(Agent):
             for action in [] if report.models == "mcts" else order:
                 self._check_time()
                 searched[action] = probes[action].searched() if action in probes else 0.0
-                lures[action] = max(sampled.get(action, 0.0), searched[action])
+                lure(action)
         finally:
             # An action the searcher model has not reached (out of time, or not measured at
             # all against an MCTS-like opponent) keeps the MCTS model's figure (both are
@@ -378,12 +382,12 @@ class ExactSearchAgent(Agent):
                 lures.setdefault(action, figure)
         for action in order:
             self._check_time()
-            if action not in children:
+            probe = probes.get(action)
+            if probe is None:  # the action ends the game: no reply
                 report.traps[action] = 0.0
                 continue
-            replies = self.kernel.children(children[action])
-            losing = sum(self._loses(grandchild, terminal) for _, grandchild, terminal in replies)
-            report.traps[action] = losing / len(replies)
+            # The probe remembers each reply it has checked (the models checked some).
+            report.traps[action] = sum(map(probe.loses, probe.replies)) / len(probe.replies)
         # In rounds over every action in the same order, so where the time cuts a round short
         # any two figures are means of at most one search more or less (or checks of at most
         # one batch more or less of the searcher's choices).
@@ -394,11 +398,11 @@ class ExactSearchAgent(Agent):
                 # Each figure's lure follows it at once: the searches can run out of nodes.
                 if action in sampled:
                     sampled[action] += (probe.sampled() - sampled[action]) / searches
-                    lures[action] = max(sampled[action], searched.get(action, 0.0))
+                    lure(action)
                     refined = True
                 if action in searched and not probe.searched_exactly:
                     searched[action] = probe.searched()
-                    lures[action] = max(sampled.get(action, 0.0), searched[action])
+                    lure(action)
                     refined = True
             if not refined:
                 break
