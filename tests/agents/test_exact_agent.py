@@ -17,7 +17,9 @@ from flipgames.agents.exact import (
     ExactSearchAgent,
     LureProbe,
     Reach,
+    deeper_choices,
     searcher_choices,
+    shallow_choices,
 )
 from flipgames.agents.kernel_mcts import KernelMCTSAgent
 from flipgames.agents.kernel_search import (
@@ -158,7 +160,7 @@ def test_fallible_opponents_fall_into_the_traps(opponent: str) -> None:
     game = make("rubiks-flip")
     starts = [s for s in _positions(9, 12, seed=21) if prove(game, 2**25, state=s).value == 0]
     results = []
-    for index, start in enumerate(starts[:4]):
+    for index, start in enumerate(starts[:8]):
         hard = ExactSearchAgent(random.Random(index), game, max_nodes=1_000_000)
         other = OPPONENTS[opponent](random.Random(index), game)
         seat = start.current_player
@@ -167,7 +169,7 @@ def test_fallible_opponents_fall_into_the_traps(opponent: str) -> None:
             agent = hard if state.current_player == seat else other
             state = state.apply(agent.choose(state))
         results.append(state.returns()[seat])
-    assert len(results) == 4 and min(results) >= 0  # every draw kept
+    assert len(results) == 8 and min(results) >= 0  # every draw kept
     assert max(results) > 0  # and a trap sprung
 
 
@@ -242,7 +244,7 @@ def _line(plies: int, seed: int, kind: str) -> State:
         if searches:
             searcher = kernel_searcher(game)
             assert searcher is not None
-            action = rng.choice(searcher_choices(searcher, state, rng, Reach()))
+            action = rng.choice(searcher_choices(searcher, state, rng))
         else:
             action = rng.choice(state.legal_actions())
         state = state.apply(action)
@@ -328,10 +330,11 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
     share of its replies that lose, which the agent also counts exactly (``traps``)."""
     import flipgames.agents.exact as exact
 
-    def stand_in(searcher: object, state: State, rng: random.Random, reach: Reach) -> list[int]:
-        return list(state.legal_actions())
+    def stand_in(searcher: object, state: State, rng: random.Random) -> tuple[list[int], int]:
+        return list(state.legal_actions()), 0
 
-    monkeypatch.setattr(exact, "searcher_choices", stand_in)
+    monkeypatch.setattr(exact, "shallow_choices", stand_in)
+    monkeypatch.setattr(exact, "deeper_choices", lambda *args: None)
     game = make("rubiks-flip")
     state = _line(13, 1, "searcher")
     agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
@@ -343,6 +346,88 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
     for action in live:
         assert report.searched[action] == pytest.approx(report.traps[action])
         assert report.lures[action] == max(report.sampled.get(action, 0.0), report.searched[action])
+
+
+def _probe_with_losing_replies() -> tuple[LureProbe, list[int], list[int]]:
+    """A probe of a drawing action whose replies include losing and other ones (and those)."""
+    game = make("rubiks-flip")
+    state = _line(13, 1, "searcher")
+    agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
+    agent.choose(state)
+    for action in agent.last.keeping:
+        child = state.apply(action)
+        if child.is_terminal():
+            continue
+        probe = LureProbe(agent, child, agent.kernel.position(child))
+        losing = [r for r in probe.replies if probe.loses(r)]
+        other = [r for r in probe.replies if r not in losing]
+        if losing and other:
+            return probe, losing, other
+    raise AssertionError("no drawing action with losing and other replies")
+
+
+def test_the_searcher_figure_weighs_the_last_depth_by_the_chance_it_finishes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The searcher model plays from its shallower depth unless it finishes the last one,
+    which it does with a chance set by that search's nodes: with stand-in searches whose
+    shallower depth chooses losing replies only and whose last depth, finished with a
+    chance of 1/4, chooses none, the figure is 3/4. The last depth is searched only once a
+    losing shallower choice is found: with only other replies chosen it is not searched."""
+    import flipgames.agents.exact as exact
+
+    probe, losing, other = _probe_with_losing_replies()
+    deeper_calls: list[int] = []
+
+    def deeper(*args: object) -> tuple[float, list[int]]:
+        deeper_calls.append(1)
+        return 0.25, other
+
+    monkeypatch.setattr(exact, "shallow_choices", lambda *args: (losing, 1000))
+    monkeypatch.setattr(exact, "deeper_choices", deeper)
+    while not probe.searched_exactly:
+        figure = probe.searched()
+    assert figure == pytest.approx(0.75)
+    assert deeper_calls == [1]
+
+    fresh = LureProbe(probe.agent, probe.child, probe.agent.kernel.position(probe.child))
+    monkeypatch.setattr(exact, "shallow_choices", lambda *args: (other, 1000))
+    while not fresh.searched_exactly:
+        figure = fresh.searched()
+    assert figure == 0.0
+    assert deeper_calls == [1]
+
+
+def test_the_searcher_model_searches_as_a_new_opponent_would() -> None:
+    """Each search of the searcher model starts from an empty table, as an opponent's own
+    search does: the same position gives the same choices and nodes before and after
+    searches of others (with the table kept, transpositions would make them cheaper); and
+    its last depth finishes with a chance falling from one at LURE_SURE nodes to none at
+    LURE_NODES."""
+    game = make("rubiks-flip")
+    searcher = kernel_searcher(game, 16)
+    assert searcher is not None
+    positions = _positions(10, 3, seed=8)
+    first = [shallow_choices(searcher, s, random.Random(0)) for s in positions]
+    again = [shallow_choices(searcher, s, random.Random(0)) for s in reversed(positions)]
+    assert first == list(reversed(again))
+
+
+def test_near_the_end_the_searcher_model_sees_the_loss() -> None:
+    """Twelve tiles down, the searcher model's last depth reaches the end of the game: it
+    surely finishes (or a shallower depth has proved the result already), and the model
+    never chooses a reply worse than the best one (checked by minimax)."""
+    game = make("rubiks-flip")
+    searcher = kernel_searcher(game, 16)
+    assert searcher is not None
+    memo: dict[tuple[int, ...], int] = {}
+    for state in _positions(12, 4, seed=9):
+        _, nodes = shallow_choices(searcher, state, random.Random(0))
+        deeper = deeper_choices(searcher, state, random.Random(0), Reach(), nodes)
+        assert deeper is None or deeper[0] == 1.0
+        best = _minimax(state, memo)
+        choices = searcher_choices(searcher, state, random.Random(0))
+        assert all(_after(state, a, memo) == best for a in choices)
 
 
 class _NodeClock:

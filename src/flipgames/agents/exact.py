@@ -44,6 +44,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.game import Game, State
-    from flipgames.core.jit_search import Searcher
+    from flipgames.core.jit_search import KernelSearchResult, Searcher
 
 #: Exact-search nodes per second assumed before one is measured (well below the kernel's).
 FIRST_RATE = 1_000_000
@@ -77,13 +78,22 @@ EXACT_SHARE = 0.8
 #: and the shortest slice whose rate is trusted (a call's fixed cost weighs in below).
 EXACT_SLICE = 0.1
 MEASURABLE = 0.01
-#: The horizons a lure is measured at (see ``LureProbe``), the nodes an opponent
-#: is assumed to afford (a three-ply search of a Rubik's Flip midgame takes 8,000-15,000, a
-#: five-ply one 100,000-450,000 until about the eleventh tile), and the fewest times the last
-#: depth's nodes the next one is assumed to take before any has been tried (see ``Reach``).
+#: The searcher model (see ``LureProbe``): the horizons it deepens through, and its budget,
+#: counted as a new search's nodes over all its depths (a three-ply search of a Rubik's Flip
+#: midgame takes 3,000-15,000, a five-ply one 100,000-450,000 until about the tenth tile and
+#: 16,000-70,000 at the eleventh). An opponent's budget is not known to the node: a search of
+#: at most LURE_SURE nodes is taken to finish, one of more than LURE_NODES not to, and one in
+#: between to finish with a chance falling evenly from one to none (``finish_chance``). The
+#: frozen old *hard* at 0.9 CPU s a move finished every five-ply search of under 40,000 such
+#: nodes, 57% of those of 50,000-55,000, 6% of 60,000-65,000 (584 measured; docs/ai.md).
 LURE_DEPTHS = (1, 3, 5)
-LURE_NODES = 40_000
+LURE_SURE = 42_000
+LURE_NODES = 64_000
+#: The fewest times the last depth's nodes the next one is assumed to take before any has
+#: been tried (see ``Reach``), and the searcher model's table (``2**MODEL_TABLE_BITS`` slots:
+#: small, as it is cleared before every search, as an opponent's own search starts empty).
 LURE_GROWTH = 2
+MODEL_TABLE_BITS = 16
 #: How many of the replies a shallow search ranks first (often a dozen or more tie) are
 #: checked exactly at first: a random sample estimates the share that lose at a fraction of
 #: the cost. The time the traps leave checks as many more in each round (see ``_traps``).
@@ -96,12 +106,12 @@ SEARCHER_CHECKED = 4
 MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 3
-#: The most MCTS searches averaged into one action's figure (and the most rounds of checking
-#: more of the searcher's choices). The first is made for every drawing action; the time left
-#: after the traps are counted (the MCTS model costs about 3 ms an action, so most of the move
-#: at the ninth and tenth tiles) buys more, in rounds over all of them. One search's figure
-#: is noisy, and the highest of dozens of noisy figures is mostly noise: the mean of four
-#: predicted MCTSBot's mistakes better than one (docs/ai.md).
+#: The most MCTS searches averaged into one action's figure (the rounds that check more of
+#: the searcher's choices go on until all are checked). The first is made for every drawing
+#: action; the time left after the traps are counted (the MCTS model costs about 3 ms an
+#: action, so most of the move at the ninth and tenth tiles) buys more, in rounds over all of
+#: them. One search's figure is noisy, and the highest of dozens of noisy figures is mostly
+#: noise: the mean of four predicted MCTSBot's mistakes better than one (docs/ai.md).
 MCTS_SAMPLES = 8
 #: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
 #: searcher model's first choices (moves where those were not every legal action), it is taken
@@ -178,9 +188,10 @@ class ExactSearchAgent(Agent):
         self.heuristic = KernelAlphaBetaAgent(
             rng, game, seconds=seconds, max_nodes=max_nodes, clock=clock, depth_step=depth_step
         )
-        model = kernel_searcher(game)
+        model = kernel_searcher(game, MODEL_TABLE_BITS)
         assert model is not None  # the game has an exact search, so it has a kernel
-        #: The shallow searcher and the MCTS that measure lures, with tables of their own.
+        #: The shallow searcher and the MCTS that measure lures, with tables of their own
+        #: (the searcher's is cleared before each of its searches).
         self.model = model
         mcts = kernel_mcts(game)
         assert mcts is not None  # Rubik's Flip's kernel has a compiled MCTS
@@ -247,10 +258,7 @@ class ExactSearchAgent(Agent):
                 continue
             key = history[:index]
             if key not in self.watched:
-                # A fresh table: entries from deeper searches would change the choices.
-                fresh = kernel_searcher(state.game)
-                assert fresh is not None  # this game has a compiled searcher (__init__)
-                choices = searcher_choices(fresh, node, self.rng, Reach())
+                choices = searcher_choices(self.model, node, self.rng)
                 informative = len(choices) < len(node.legal_actions())
                 self.watched[key] = (action in choices) if informative else None
             if self.watched[key] is not None:
@@ -344,9 +352,9 @@ class ExactSearchAgent(Agent):
         the model ``report.models`` names, where the opponent's moves showed which fits.) Both
         go through the actions in one random order, so a budget cut short favours none, and
         only actions measured completely get a figure (a partial count would be biased). The
-        time left then refines both figures, in rounds: more MCTS searches averaged into the
-        MCTS figures (up to :data:`MCTS_SAMPLES` each), more of the searcher's tied first
-        choices checked (until all are)."""
+        time left then refines both figures, in rounds from the strongest lure down: more MCTS
+        searches averaged into the MCTS figures (up to :data:`MCTS_SAMPLES` each), more of the
+        searcher's tied first choices checked (until all are)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
@@ -388,15 +396,17 @@ class ExactSearchAgent(Agent):
                 continue
             # The probe remembers each reply it has checked (the models checked some).
             report.traps[action] = sum(map(probe.loses, probe.replies)) / len(probe.replies)
-        # In rounds over every action in the same order, so where the time cuts a round short
-        # any two figures are means of at most one search more or less (or checks of at most
-        # one batch more or less of the searcher's choices).
-        for searches in range(2, MCTS_SAMPLES + 1):
+        # In rounds over every action, so where the time cuts a round short any two figures
+        # are means of at most one search more or less (or checks of at most one batch more
+        # or less of the searcher's choices); each round from the strongest lure down, so the
+        # actions that would be chosen are the first refined.
+        for searches in itertools.count(2):
             refined = False
-            for action, probe in probes.items():
+            for action in sorted(probes, key=lambda a: -lures.get(a, 0.0)):
+                probe = probes[action]
                 self._check_time()
                 # Each figure's lure follows it at once: the searches can run out of nodes.
-                if action in sampled:
+                if action in sampled and searches <= MCTS_SAMPLES:
                     sampled[action] += (probe.sampled() - sampled[action]) / searches
                     lure(action)
                     refined = True
@@ -440,10 +450,10 @@ class Reach:
     is how the first attempts are made).
 
     >>> reach = Reach()
-    >>> reach.worth_trying(5, 10_000), reach.worth_trying(5, 25_000)
+    >>> reach.worth_trying(5, 30_000), reach.worth_trying(5, 40_000)
     (True, False)
-    >>> reach.record(5, 10_000, fitted=False)
-    >>> reach.worth_trying(5, 12_000), reach.worth_trying(5, 6_000)
+    >>> reach.record(5, 30_000, fitted=False)
+    >>> reach.worth_trying(5, 31_000), reach.worth_trying(5, 20_000)
     (False, True)
     >>> reach.record(5, 3_000, fitted=True)
     >>> reach.worth_trying(5, 3_000)
@@ -482,13 +492,15 @@ class LureProbe:
       MCTSBot this share predicts its real mistakes better than weighting replies by random
       playouts, which the first version did: correlation 0.69 against 0.54 over 72 measured
       actions; docs/ai.md.) A search is random: averaging a few sharpens the figure.
-    * :meth:`searched`, a searcher with a short horizon: the share of losing replies among
-      those ranked first by the deepest search of :data:`LURE_DEPTHS` affordable within
-      :data:`LURE_NODES` nodes, with the game's evaluation (estimated from at most
-      :data:`SEARCHER_CHECKED` of them at random where more tie). (An opponent deepening by
-      iterations plays what its deepest completed one ranks first; near the end a search is
-      cheap and sees the loss, so a lure there counts for nothing. Depths are odd, as the
-      game's own search deepens: an even horizon ends on the opponent's placement.)
+    * :meth:`searched`, a searcher with a short horizon that deepens through
+      :data:`LURE_DEPTHS` with the game's evaluation, each search from an empty table, and
+      plays what its deepest finished depth ranks first: the share of losing replies among
+      those first choices (estimated from :data:`SEARCHER_CHECKED` more of them at random
+      each call where more tie), weighted by the chance it finishes the last depth
+      (``finish_chance``; see :func:`shallow_choices` and :func:`deeper_choices`). (Near the
+      end a deep search is cheap and sees the loss, so a lure there counts for nothing.
+      Depths are odd, as the game's own search deepens: an even horizon ends on the
+      opponent's placement.)
     """
 
     def __init__(
@@ -501,9 +513,11 @@ class LureProbe:
             reply: (after, end) for reply, after, end in agent.kernel.children(position)
         }
         self.lost: dict[int, bool] = {}
-        #: The searcher model's first choices, checked and not yet (None: not searched yet).
-        self.checked: list[int] = []
-        self.unchecked: list[int] | None = None
+        #: The searcher model's horizons (None: not searched yet): the shallower one's first
+        #: choices, then the last depth's if it may finish, each with its weight.
+        self.horizons: list[Horizon] | None = None
+        self.deepened = False
+        self.nodes = 0
 
     def loses(self, reply: int) -> bool:
         """Whether ``reply`` loses for the opponent (the agent's exact search; remembered)."""
@@ -522,41 +536,119 @@ class LureProbe:
     def searched(self) -> float:
         """The short-horizon searcher's figure from the replies checked so far: the first call
         searches and checks up to :data:`SEARCHER_CHECKED` of its first choices at random,
-        each later one that many more (see :attr:`searched_exactly`)."""
-        if self.unchecked is None:
-            picks = searcher_choices(self.agent.model, self.child, self.agent.rng, self.reach)
-            self.unchecked = self.agent.rng.sample(picks, len(picks))
-        self.checked += self.unchecked[:SEARCHER_CHECKED]
-        del self.unchecked[:SEARCHER_CHECKED]
-        return sum(self.loses(reply) for reply in self.checked) / len(self.checked)
+        each later one that many more (see :attr:`searched_exactly`). The last depth is
+        searched only once a reply the shallower one chooses has been found to lose: until
+        then the figure is nought either way (a deeper search that does not see the end is
+        too dear to finish; one that does never chooses a loss)."""
+        agent = self.agent
+        if self.horizons is None:
+            choices, self.nodes = shallow_choices(agent.model, self.child, agent.rng)
+            self.horizons = [Horizon(1.0, agent.rng.sample(choices, len(choices)))]
+        for horizon in self.horizons:
+            horizon.check(self.loses)
+        shallow = self.horizons[0]
+        if not self.deepened and any(map(self.loses, shallow.checked)):
+            self.deepened = True
+            deeper = deeper_choices(agent.model, self.child, agent.rng, self.reach, self.nodes)
+            if deeper is not None:
+                chance, choices = deeper
+                shallow.weight = 1.0 - chance
+                self.horizons.append(Horizon(chance, agent.rng.sample(choices, len(choices))))
+                self.horizons[-1].check(self.loses)
+        return sum(horizon.weight * horizon.share(self.loses) for horizon in self.horizons)
 
     @property
     def searched_exactly(self) -> bool:
         """Whether :meth:`searched` has checked every one of the searcher's first choices."""
-        return self.unchecked == []
+        return self.horizons is not None and all(not h.unchecked for h in self.horizons)
 
 
-def searcher_choices(
-    searcher: Searcher, state: State, rng: random.Random, reach: Reach
-) -> list[int]:
-    """The actions a searcher with a short horizon ranks first in ``state``: the deepest of
-    :data:`LURE_DEPTHS` that fits in :data:`LURE_NODES` nodes (as ``reach`` judges it), with
-    the game's evaluation (``searcher``, a compiled alpha-beta)."""
+@dataclass
+class Horizon:
+    """One depth of the searcher model in :class:`LureProbe`: the chance it is the one the
+    opponent plays from, and its first choices, checked and not yet."""
+
+    weight: float
+    unchecked: list[int]
+    checked: list[int] = field(default_factory=list)
+
+    def check(self, loses: Callable[[int], bool]) -> None:
+        """Check :data:`SEARCHER_CHECKED` more of the choices with ``loses``."""
+        batch = self.unchecked[:SEARCHER_CHECKED]
+        del self.unchecked[:SEARCHER_CHECKED]
+        for reply in batch:
+            loses(reply)
+        self.checked += batch
+
+    def share(self, loses: Callable[[int], bool]) -> float:
+        """The share of the checked choices that lose."""
+        return sum(map(loses, self.checked)) / len(self.checked)
+
+
+def finish_chance(nodes: int) -> float:
+    """The chance that an opponent finishes a search of ``nodes`` nodes: one up to
+    :data:`LURE_SURE`, falling evenly to none at :data:`LURE_NODES`.
+
+    >>> middle = (LURE_SURE + LURE_NODES) // 2
+    >>> finish_chance(LURE_SURE), finish_chance(middle), finish_chance(LURE_NODES)
+    (1.0, 0.5, 0.0)
+    """
+    if nodes <= LURE_SURE:
+        return 1.0
+    return max(0.0, (LURE_NODES - nodes) / (LURE_NODES - LURE_SURE))
+
+
+def _new_search(
+    searcher: Searcher, state: State, rng: random.Random, depth: int, max_nodes: int
+) -> KernelSearchResult:
+    """The searcher model's search of ``state`` to ``depth`` (odd depths), from an empty table
+    as an opponent's own search would start (its nodes and choices do not depend on earlier
+    searches)."""
     from flipgames.core.jit_search import iterative_deepening
 
-    scores: dict[int, int] = {}
-    nodes = 0
-    for depth in LURE_DEPTHS:
-        if scores and not reach.worth_trying(depth, nodes):
-            break  # the next depth would not finish: an opponent would play this one
-        result = iterative_deepening(
-            searcher, state, rng, depth, max_nodes=LURE_NODES, depth_step=2
-        )
-        fitted = result.depth >= depth
-        if scores:
-            reach.record(depth, nodes, fitted)
-        if not fitted:
-            break
-        scores, nodes = result.scores, result.nodes
-    top = max(scores.values())
-    return [action for action, score in scores.items() if score == top]
+    searcher.forget()
+    return iterative_deepening(searcher, state, rng, depth, max_nodes=max_nodes, depth_step=2)
+
+
+def _first(result: KernelSearchResult, state: State) -> list[int]:
+    """The actions ``result`` ranks first (every legal one if no depth finished)."""
+    if not result.scores:
+        return list(state.legal_actions())
+    top = max(result.scores.values())
+    return [action for action, score in result.scores.items() if score == top]
+
+
+def shallow_choices(searcher: Searcher, state: State, rng: random.Random) -> tuple[list[int], int]:
+    """The searcher model's first choices at the deepest of :data:`LURE_DEPTHS` but the last
+    that it surely finishes (within :data:`LURE_SURE` nodes), and the nodes that took."""
+    result = _new_search(searcher, state, rng, LURE_DEPTHS[-2], LURE_SURE)
+    return _first(result, state), result.nodes
+
+
+def deeper_choices(
+    searcher: Searcher, state: State, rng: random.Random, reach: Reach, nodes: int
+) -> tuple[float, list[int]] | None:
+    """The chance that the searcher model finishes the last of :data:`LURE_DEPTHS` in
+    ``state`` (``finish_chance`` of that search's nodes), and its first choices there; None
+    if it would not finish within :data:`LURE_NODES` (as ``reach`` judges from the
+    ``nodes`` of the shallower search, or as trying shows) or the shallower search proved
+    the result (an opponent stops deepening there)."""
+    depth = LURE_DEPTHS[-1]
+    if not reach.worth_trying(depth, nodes):
+        return None
+    result = _new_search(searcher, state, rng, depth, LURE_NODES)
+    fitted = result.depth >= depth
+    if fitted or result.nodes >= LURE_NODES:  # else a proven result ended the deepening
+        reach.record(depth, nodes, fitted)
+    if not fitted:
+        return None
+    return finish_chance(result.nodes), _first(result, state)
+
+
+def searcher_choices(searcher: Searcher, state: State, rng: random.Random) -> list[int]:
+    """The actions the searcher model most likely plays in ``state``: the first choices of
+    the last of :data:`LURE_DEPTHS` if it finishes there at least half the time, else of the
+    one before (what the watch compares an opponent's moves with)."""
+    choices, nodes = shallow_choices(searcher, state, rng)
+    deeper = deeper_choices(searcher, state, rng, Reach(), nodes)
+    return deeper[1] if deeper is not None and deeper[0] >= 0.5 else choices

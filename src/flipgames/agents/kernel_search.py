@@ -50,8 +50,9 @@ def has_kernel_search(game: Game) -> bool:
     return isinstance(kernel, SearchableKernel)
 
 
-def kernel_searcher(game: Game) -> Searcher | None:
-    """A new compiled searcher for ``game``, or None where it has none."""
+def kernel_searcher(game: Game, table_bits: int = 20) -> Searcher | None:
+    """A new compiled searcher for ``game`` (a transposition table of ``2**table_bits``
+    slots), or None where it has none."""
     kernel = kernel_for(game)
     if kernel is None:
         return None
@@ -59,7 +60,7 @@ def kernel_searcher(game: Game) -> Searcher | None:
 
     if not isinstance(kernel, SearchableKernel):
         return None
-    return kernel.searcher()
+    return kernel.searcher(table_bits)
 
 
 class KernelAlphaBetaAgent(Agent):

@@ -250,6 +250,14 @@ class TableSearcher:
         self.killers[:] = -1
         self.history //= 8
 
+    def forget(self) -> None:
+        """Clear the table, the killers and the history: the next search runs as a new
+        searcher's would (the same nodes and choices whatever was searched before)."""
+        for part in self.table:
+            part[:] = 0
+        self.killers[:] = -1
+        self.history[:] = 0
+
 
 @runtime_checkable
 class Searcher(Protocol):
@@ -258,6 +266,10 @@ class Searcher(Protocol):
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` (and the positions before it that a repetition could bring back)
         as the root; return its legal actions."""
+        ...
+
+    def forget(self) -> None:
+        """Forget everything earlier searches left: the next search is a new searcher's."""
         ...
 
     def search_root(self, depth: int, actions: I64, scores: I64, ctx: I64) -> None:
@@ -271,8 +283,8 @@ class Searcher(Protocol):
 class SearchableKernel(Protocol):
     """A kernel with a compiled alpha-beta."""
 
-    def searcher(self) -> Searcher:
-        """A new searcher with its own transposition table."""
+    def searcher(self, table_bits: int = 20) -> Searcher:
+        """A new searcher with its own transposition table of ``2**table_bits`` slots."""
         ...
 
 

@@ -427,12 +427,12 @@ class FlipFlopKernel:
             [int(row[-1]) for row in legal[:rows]],
         )
 
-    def searcher(self) -> FlipFlopSearcher:
+    def searcher(self, table_bits: int = 20) -> FlipFlopSearcher:
         """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
-        transposition table."""
+        transposition table of ``2**table_bits`` slots."""
         from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
 
-        return FlipFlopSearcher(self)
+        return FlipFlopSearcher(self, table_bits)
 
     def mcts(self) -> FlipFlopMCTS:
         """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""

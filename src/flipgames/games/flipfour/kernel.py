@@ -327,12 +327,12 @@ class FlipFourKernel:
         n = _generate(white, black, bishops, hand, player, _REACH, _MOVE_IDS, moves)
         return [int(a) for a in moves[:n]]
 
-    def searcher(self) -> FlipFourSearcher:
+    def searcher(self, table_bits: int = 20) -> FlipFourSearcher:
         """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
-        transposition table."""
+        transposition table of ``2**table_bits`` slots."""
         from flipgames.games.flipfour.search_kernel import FlipFourSearcher
 
-        return FlipFourSearcher(self)
+        return FlipFourSearcher(self, table_bits)
 
     def mcts(self) -> FlipFourMCTS:
         """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""

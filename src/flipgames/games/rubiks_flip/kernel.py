@@ -462,12 +462,13 @@ class RubiksFlipKernel:
         """``(flap, king, mover_first)``: the option set as the compiled functions take it."""
         return self.flap, self.king, self.mover_first
 
-    def searcher(self) -> RubiksFlipSearcher:
+    def searcher(self, table_bits: int = 20) -> RubiksFlipSearcher:
         """A compiled alpha-beta with the game's evaluation over this kernel (see
-        :mod:`.search_kernel`; ``hard`` plays it), with its own transposition table."""
+        :mod:`.search_kernel`; ``hard`` plays it), with its own transposition table of
+        ``2**table_bits`` slots."""
         from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
 
-        return RubiksFlipSearcher(self)
+        return RubiksFlipSearcher(self, table_bits)
 
     def mcts(self) -> RubiksFlipMCTS:
         """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""

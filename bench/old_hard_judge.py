@@ -1,0 +1,138 @@
+"""How many of Rubik's Flip ``hard``'s trap moves the frozen old *hard* really falls for.
+
+Run: ``.venv/bin/python bench/old_hard_judge.py [--positions 5] [--seat 1] [--ply 9]
+[--seed 911] [--seconds 0.9]``.
+
+1. Plays ``hard`` (seat ``--seat``) against the old *hard* (``bench/baseline_hard.py``), both
+   ``--seconds`` CPU s a move, until ``hard`` is to move at ``--ply`` tiles in a drawn
+   position its exact search solved; ``--positions`` such positions, from new games.
+2. The judge: for every drawing action, the old *hard* itself searches the position after it
+   (``--seconds`` CPU s, as in a match), and the figure is the share of losing replies
+   (checked exactly) among the replies its search ranks first (it picks one at random).
+3. Prints per position the best figure (what choosing with hindsight would win), the mean,
+   and the figure of the action ``hard``'s searcher model ranks first when every figure is
+   measured to the end (outside the timed move), then the means over positions.
+
+The old *hard*'s search stops on a CPU deadline, so the judge's figures are one draw of its
+timing: the best of them is an upper bound that no choice made in advance reaches. The
+second player's ninth tile (``--seat 1 --ply 9``) and the first player's tenth
+(``--seat 0 --ply 10``) are where the old *hard* can be caught (docs/ai.md). About 75 s a
+position on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+
+from baseline_hard import baseline_hard
+from bench_ai import new_hard
+from bench_engines import cpu_name
+from flipgames import make
+from flipgames.agents.exact import ExactSearchAgent, LureProbe, Reach
+from flipgames.agents.search import AlphaBetaAgent
+from flipgames.core.game import Game, State
+
+
+def position(
+    game: Game, seat: int, ply: int, seed: str, seconds: float
+) -> tuple[State, ExactSearchAgent] | None:
+    """The position at ``ply`` tiles of one game, if ``hard`` solved it as a draw there."""
+    hard = new_hard(game, random.Random(f"{seed}:a"), seconds)
+    assert isinstance(hard, ExactSearchAgent)  # Rubik's Flip's hard
+    old = baseline_hard(game, random.Random(f"{seed}:b"), seconds, time.process_time)
+    state = game.new_initial_state()
+    while len(state.history) < ply:
+        if state.is_terminal():
+            return None
+        agent = hard if state.current_player == seat else old
+        state = state.apply(agent.choose(state))
+    if state.is_terminal() or state.current_player != seat:
+        return None
+    hard.choose(state)
+    report = hard.last
+    if not (report.exact and report.value == 0 and len(report.keeping) > 1):
+        return None
+    return state, hard
+
+
+def judged(game: Game, state: State, hard: ExactSearchAgent, seconds: float) -> dict[int, float]:
+    """Each drawing action's figure by the old *hard* itself (see the module docstring)."""
+    hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
+    figures = {}
+    for action in hard.last.keeping:
+        child = state.apply(action)
+        if child.is_terminal():
+            continue
+        probe = LureProbe(hard, child, hard.kernel.position(child))
+        judge = baseline_hard(game, random.Random(action), seconds, time.process_time)
+        assert isinstance(judge, AlphaBetaAgent)
+        result = judge.search(child)
+        top = max(result.scores.values())
+        first = [reply for reply, score in result.scores.items() if score == top]
+        figures[action] = sum(map(probe.loses, first)) / len(first)
+    return figures
+
+
+def modelled(state: State, hard: ExactSearchAgent, actions: list[int]) -> dict[int, float]:
+    """Each action's searcher-model figure, measured to the end."""
+    reach = Reach()
+    figures = {}
+    for action in actions:
+        child = state.apply(action)
+        probe = LureProbe(hard, child, hard.kernel.position(child), reach)
+        figures[action] = probe.searched()
+        while not probe.searched_exactly:
+            figures[action] = probe.searched()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=5)
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=1)
+    parser.add_argument("--ply", type=int, default=9)
+    parser.add_argument("--seed", type=int, default=911)
+    parser.add_argument("--seconds", type=float, default=0.9, help="CPU s a move, both sides")
+    args = parser.parse_args()
+    if args.positions < 1 or args.seconds <= 0 or not 0 < args.ply < 16:
+        parser.error("--positions and --seconds must be positive, --ply within 1-15")
+    game = make("rubiks-flip")
+    print(f"machine: {cpu_name()}; CPython {platform.python_version()}")
+    print(f"hard (seat {args.seat}) against the old hard at {args.ply} tiles, {args.seconds:g} s\n")
+    print("| position | drawing actions | best | mean | hard's model's first choice |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    bests: list[float] = []
+    means: list[float] = []
+    picks: list[float] = []
+    game_index = 0
+    while len(bests) < args.positions:
+        game_index += 1
+        found = position(game, args.seat, args.ply, f"{args.seed}:{game_index}", args.seconds)
+        if found is None:
+            print(f"  game {game_index}: no solved draw there", file=sys.stderr, flush=True)
+            continue
+        state, hard = found
+        truth = judged(game, state, hard, args.seconds)
+        model = modelled(state, hard, list(truth))
+        top = max(model.values())
+        pick = statistics.mean(truth[a] for a in truth if model[a] == top)
+        bests.append(max(truth.values()))
+        means.append(statistics.mean(truth.values()))
+        picks.append(pick)
+        print(
+            f"| {len(bests)} | {len(truth)} | {bests[-1]:.2f} | {means[-1]:.3f} | {pick:.2f} |",
+            flush=True,
+        )
+    print(
+        f"| **mean** | | **{statistics.mean(bests):.3f}** | {statistics.mean(means):.3f} "
+        f"| **{statistics.mean(picks):.3f}** |"
+    )
+
+
+if __name__ == "__main__":
+    main()
