@@ -16,10 +16,8 @@ from flipgames.agents.exact import (
     MCTS_SAMPLES,
     ExactSearchAgent,
     LureProbe,
-    Reach,
     deeper_choices,
     searcher_choices,
-    shallow_choices,
 )
 from flipgames.agents.kernel_mcts import KernelMCTSAgent
 from flipgames.agents.kernel_search import (
@@ -28,6 +26,7 @@ from flipgames.agents.kernel_search import (
     kernel_searcher,
 )
 from flipgames.core.game import Game, State
+from flipgames.core.jit_search import Searcher
 from flipgames.games.rubiks_flip.rules import RubiksFlipState
 from flipgames.solvers.alphabeta import prove
 
@@ -330,8 +329,8 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
     share of its replies that lose, which the agent also counts exactly (``traps``)."""
     import flipgames.agents.exact as exact
 
-    def stand_in(searcher: object, state: State, rng: random.Random) -> tuple[list[int], int]:
-        return list(state.legal_actions()), 0
+    def stand_in(searcher: object, state: State, rng: random.Random) -> list[int]:
+        return list(state.legal_actions())
 
     monkeypatch.setattr(exact, "shallow_choices", stand_in)
     monkeypatch.setattr(exact, "deeper_choices", lambda *args: None)
@@ -383,7 +382,7 @@ def test_the_searcher_figure_weighs_the_last_depth_by_the_chance_it_finishes(
         deeper_calls.append(1)
         return 0.25, other
 
-    monkeypatch.setattr(exact, "shallow_choices", lambda *args: (losing, 1000))
+    monkeypatch.setattr(exact, "shallow_choices", lambda *args: losing)
     monkeypatch.setattr(exact, "deeper_choices", deeper)
     while not probe.searched_exactly:
         figure = probe.searched()
@@ -391,26 +390,40 @@ def test_the_searcher_figure_weighs_the_last_depth_by_the_chance_it_finishes(
     assert deeper_calls == [1]
 
     fresh = LureProbe(probe.agent, probe.child, probe.agent.kernel.position(probe.child))
-    monkeypatch.setattr(exact, "shallow_choices", lambda *args: (other, 1000))
+    monkeypatch.setattr(exact, "shallow_choices", lambda *args: other)
     while not fresh.searched_exactly:
         figure = fresh.searched()
     assert figure == 0.0
     assert deeper_calls == [1]
 
 
-def test_the_searcher_model_searches_as_a_new_opponent_would() -> None:
-    """Each search of the searcher model starts from an empty table, as an opponent's own
-    search does: the same position gives the same choices and nodes before and after
-    searches of others (with the table kept, transpositions would make them cheaper); and
-    its last depth finishes with a chance falling from one at LURE_SURE nodes to none at
-    LURE_NODES."""
+def test_a_forgetting_searcher_searches_as_a_new_one() -> None:
+    """The searcher model clears its searcher before each search, as an opponent's own
+    search starts empty: after ``forget`` a search visits the same nodes and scores the same
+    as a new searcher's, whatever was searched before (with the table kept, searching a
+    position again is cheaper)."""
+    from flipgames.core.jit_search import iterative_deepening
+
     game = make("rubiks-flip")
-    searcher = kernel_searcher(game, 16)
-    assert searcher is not None
-    positions = _positions(10, 3, seed=8)
-    first = [shallow_choices(searcher, s, random.Random(0)) for s in positions]
-    again = [shallow_choices(searcher, s, random.Random(0)) for s in reversed(positions)]
-    assert first == list(reversed(again))
+    reused = kernel_searcher(game, 16)
+    assert reused is not None
+
+    def search(searcher: Searcher, state: State) -> tuple[int, dict[int, int]]:
+        result = iterative_deepening(searcher, state, random.Random(0), 3, depth_step=2)
+        return result.nodes, result.scores
+
+    compared = 0
+    for state in _positions(9, 6, seed=8):
+        new = kernel_searcher(game, 16)
+        assert new is not None
+        first = search(new, state)
+        if first[0] < 1000:
+            continue  # a result proved at once: nothing for a table to save
+        assert search(new, state)[0] < first[0]  # the kept table makes searching again cheaper
+        reused.forget()
+        assert search(reused, state) == first
+        compared += 1
+    assert compared >= 3
 
 
 def test_near_the_end_the_searcher_model_sees_the_loss() -> None:
@@ -422,8 +435,7 @@ def test_near_the_end_the_searcher_model_sees_the_loss() -> None:
     assert searcher is not None
     memo: dict[tuple[int, ...], int] = {}
     for state in _positions(12, 4, seed=9):
-        _, nodes = shallow_choices(searcher, state, random.Random(0))
-        deeper = deeper_choices(searcher, state, random.Random(0), Reach(), nodes)
+        deeper = deeper_choices(searcher, state, random.Random(0))
         assert deeper is None or deeper[0] == 1.0
         best = _minimax(state, memo)
         choices = searcher_choices(searcher, state, random.Random(0))

@@ -44,7 +44,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -89,10 +88,8 @@ MEASURABLE = 0.01
 LURE_DEPTHS = (1, 3, 5)
 LURE_SURE = 42_000
 LURE_NODES = 64_000
-#: The fewest times the last depth's nodes the next one is assumed to take before any has
-#: been tried (see ``Reach``), and the searcher model's table (``2**MODEL_TABLE_BITS`` slots:
-#: small, as it is cleared before every search, as an opponent's own search starts empty).
-LURE_GROWTH = 2
+#: The searcher model's table (``2**MODEL_TABLE_BITS`` slots: small, as it is cleared before
+#: every search, as an opponent's own search starts empty).
 MODEL_TABLE_BITS = 16
 #: How many of the replies a shallow search ranks first (often a dozen or more tie) are
 #: checked exactly at first: a random sample estimates the share that lose at a fraction of
@@ -352,18 +349,17 @@ class ExactSearchAgent(Agent):
         the model ``report.models`` names, where the opponent's moves showed which fits.) Both
         go through the actions in one random order, so a budget cut short favours none, and
         only actions measured completely get a figure (a partial count would be biased). The
-        time left then refines both figures, in rounds from the strongest lure down: more MCTS
-        searches averaged into the MCTS figures (up to :data:`MCTS_SAMPLES` each), more of the
-        searcher's tied first choices checked (until all are)."""
+        time left then refines both figures: more MCTS searches averaged into the MCTS figures
+        (up to :data:`MCTS_SAMPLES` each, in rounds from the strongest lure down), then more of
+        the searcher's tied first choices checked, best first (until all are)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)
             if terminal is None  # a drawing action that ends the game leaves no reply
         }
         order = self.rng.sample(drawing, len(drawing))
-        reach = Reach()
         probes = {
-            action: LureProbe(self, state.apply(action), children[action], reach)
+            action: LureProbe(self, state.apply(action), children[action])
             for action in order
             if action in children
         }
@@ -396,26 +392,24 @@ class ExactSearchAgent(Agent):
                 continue
             # The probe remembers each reply it has checked (the models checked some).
             report.traps[action] = sum(map(probe.loses, probe.replies)) / len(probe.replies)
-        # In rounds over every action, so where the time cuts a round short any two figures
-        # are means of at most one search more or less (or checks of at most one batch more
-        # or less of the searcher's choices); each round from the strongest lure down, so the
-        # actions that would be chosen are the first refined.
-        for searches in itertools.count(2):
-            refined = False
+        # The MCTS figures in rounds over every action, so where the time cuts a round short
+        # any two are means of at most one search more or less; each round from the strongest
+        # lure down, so the actions that would be chosen are the first refined.
+        for searches in range(2, MCTS_SAMPLES + 1 if sampled else 2):
             for action in sorted(probes, key=lambda a: -lures.get(a, 0.0)):
-                probe = probes[action]
                 self._check_time()
+                sampled[action] += (probes[action].sampled() - sampled[action]) / searches
                 # Each figure's lure follows it at once: the searches can run out of nodes.
-                if action in sampled and searches <= MCTS_SAMPLES:
-                    sampled[action] += (probe.sampled() - sampled[action]) / searches
-                    lure(action)
-                    refined = True
-                if action in searched and not probe.searched_exactly:
-                    searched[action] = probe.searched()
-                    lure(action)
-                    refined = True
-            if not refined:
-                break
+                lure(action)
+        # Then the searcher figures, best first: the action with the strongest lure whose
+        # figure is not final checks more of the searcher's choices (and, once one of them
+        # loses, learns how likely the searcher is to see further), so where the time runs
+        # out the action chosen is the likeliest to have a final figure.
+        while pending := [a for a in searched if a in probes and not probes[a].searched_exactly]:
+            self._check_time()
+            action = max(pending, key=lures.__getitem__)
+            searched[action] = probes[action].searched()
+            lure(action)
 
     def _loses(self, position: int, terminal: int | None) -> bool:
         """Whether the opponent's reply that made ``position`` (a terminal one with the value
@@ -435,49 +429,6 @@ def _strongest(actions: list[int], figures: dict[int, float]) -> list[int]:
         return actions
     top = max(figures[a] for a in actions)
     return [a for a in actions if figures[a] == top]
-
-
-class Reach:
-    """Which depths of the searcher model fit in :data:`LURE_NODES`, learned within one move.
-
-    How many times a depth's nodes the next depth takes varies with the position (after a
-    ninth-tile Rubik's Flip action five plies cost a median 9.8 times three, after an eighth-tile
-    one 22.7 times, after a tenth-tile one 3.3 times; docs/ai.md), and a deeper search that
-    does not fit wastes up to the whole budget. The actions of one position are alike, so the
-    attempts made for earlier ones decide: a deeper search is tried after a shallower one of
-    at most the most nodes after which it fitted, not after one of at least the fewest after
-    which it did not, and in between only if :data:`LURE_GROWTH` times the nodes fit (which
-    is how the first attempts are made).
-
-    >>> reach = Reach()
-    >>> reach.worth_trying(5, 30_000), reach.worth_trying(5, 40_000)
-    (True, False)
-    >>> reach.record(5, 30_000, fitted=False)
-    >>> reach.worth_trying(5, 31_000), reach.worth_trying(5, 20_000)
-    (False, True)
-    >>> reach.record(5, 3_000, fitted=True)
-    >>> reach.worth_trying(5, 3_000)
-    True
-    """
-
-    def __init__(self) -> None:
-        self.fitted: dict[int, int] = {}  # depth -> most nodes before it after which it fitted
-        self.failed: dict[int, int] = {}  # depth -> fewest nodes before it after which it failed
-
-    def worth_trying(self, depth: int, nodes: int) -> bool:
-        """Whether to search ``depth`` after a shallower search of ``nodes`` nodes."""
-        if nodes <= self.fitted.get(depth, -1):
-            return True
-        if nodes >= self.failed.get(depth, LURE_NODES + 1):
-            return False
-        return nodes * LURE_GROWTH <= LURE_NODES
-
-    def record(self, depth: int, nodes: int, fitted: bool) -> None:
-        """What searching ``depth`` after a shallower search of ``nodes`` nodes came to."""
-        if fitted:
-            self.fitted[depth] = max(self.fitted.get(depth, -1), nodes)
-        else:
-            self.failed[depth] = min(self.failed.get(depth, LURE_NODES + 1), nodes)
 
 
 class LureProbe:
@@ -503,12 +454,8 @@ class LureProbe:
       opponent's placement.)
     """
 
-    def __init__(
-        self, agent: ExactSearchAgent, child: State, position: int, reach: Reach | None = None
-    ) -> None:
+    def __init__(self, agent: ExactSearchAgent, child: State, position: int) -> None:
         self.agent, self.child = agent, child
-        #: Shared by the probes of one position, so each learns from the others' searches.
-        self.reach = Reach() if reach is None else reach
         self.replies = {
             reply: (after, end) for reply, after, end in agent.kernel.children(position)
         }
@@ -517,7 +464,6 @@ class LureProbe:
         #: choices, then the last depth's if it may finish, each with its weight.
         self.horizons: list[Horizon] | None = None
         self.deepened = False
-        self.nodes = 0
 
     def loses(self, reply: int) -> bool:
         """Whether ``reply`` loses for the opponent (the agent's exact search; remembered)."""
@@ -535,21 +481,24 @@ class LureProbe:
 
     def searched(self) -> float:
         """The short-horizon searcher's figure from the replies checked so far: the first call
-        searches and checks up to :data:`SEARCHER_CHECKED` of its first choices at random,
-        each later one that many more (see :attr:`searched_exactly`). The last depth is
-        searched only once a reply the shallower one chooses has been found to lose: until
-        then the figure is nought either way (a deeper search that does not see the end is
-        too dear to finish; one that does never chooses a loss)."""
+        searches the shallower depths and checks up to :data:`SEARCHER_CHECKED` of their
+        first choices at random, each later one that many more (see
+        :attr:`searched_exactly`). The last depth is searched by the first call after one of
+        those choices has been found to lose: until then the figure is nought either way (a
+        deeper search that does not see the end is too dear to finish; one that does never
+        chooses a loss), and an action that cannot be a trap costs no deep search."""
         agent = self.agent
         if self.horizons is None:
-            choices, self.nodes = shallow_choices(agent.model, self.child, agent.rng)
+            choices = shallow_choices(agent.model, self.child, agent.rng)
             self.horizons = [Horizon(1.0, agent.rng.sample(choices, len(choices)))]
+            self.horizons[0].check(self.loses)
+            return self.horizons[0].share(self.loses)
         for horizon in self.horizons:
             horizon.check(self.loses)
         shallow = self.horizons[0]
-        if not self.deepened and any(map(self.loses, shallow.checked)):
+        if self._deepens:
             self.deepened = True
-            deeper = deeper_choices(agent.model, self.child, agent.rng, self.reach, self.nodes)
+            deeper = deeper_choices(agent.model, self.child, agent.rng)
             if deeper is not None:
                 chance, choices = deeper
                 shallow.weight = 1.0 - chance
@@ -558,9 +507,20 @@ class LureProbe:
         return sum(horizon.weight * horizon.share(self.loses) for horizon in self.horizons)
 
     @property
+    def _deepens(self) -> bool:
+        """Whether the last depth is still to be searched (a shallower choice loses)."""
+        assert self.horizons is not None  # searched once
+        return not self.deepened and any(map(self.loses, self.horizons[0].checked))
+
+    @property
     def searched_exactly(self) -> bool:
-        """Whether :meth:`searched` has checked every one of the searcher's first choices."""
-        return self.horizons is not None and all(not h.unchecked for h in self.horizons)
+        """Whether :meth:`searched` has checked every one of the searcher's first choices, at
+        every depth it needs."""
+        return (
+            self.horizons is not None
+            and all(not h.unchecked for h in self.horizons)
+            and not self._deepens
+        )
 
 
 @dataclass
@@ -618,29 +578,22 @@ def _first(result: KernelSearchResult, state: State) -> list[int]:
     return [action for action, score in result.scores.items() if score == top]
 
 
-def shallow_choices(searcher: Searcher, state: State, rng: random.Random) -> tuple[list[int], int]:
+def shallow_choices(searcher: Searcher, state: State, rng: random.Random) -> list[int]:
     """The searcher model's first choices at the deepest of :data:`LURE_DEPTHS` but the last
-    that it surely finishes (within :data:`LURE_SURE` nodes), and the nodes that took."""
-    result = _new_search(searcher, state, rng, LURE_DEPTHS[-2], LURE_SURE)
-    return _first(result, state), result.nodes
+    that it surely finishes (within :data:`LURE_SURE` nodes)."""
+    return _first(_new_search(searcher, state, rng, LURE_DEPTHS[-2], LURE_SURE), state)
 
 
 def deeper_choices(
-    searcher: Searcher, state: State, rng: random.Random, reach: Reach, nodes: int
+    searcher: Searcher, state: State, rng: random.Random
 ) -> tuple[float, list[int]] | None:
     """The chance that the searcher model finishes the last of :data:`LURE_DEPTHS` in
     ``state`` (``finish_chance`` of that search's nodes), and its first choices there; None
-    if it would not finish within :data:`LURE_NODES` (as ``reach`` judges from the
-    ``nodes`` of the shallower search, or as trying shows) or the shallower search proved
-    the result (an opponent stops deepening there)."""
+    if it does not finish within :data:`LURE_NODES` or a shallower depth proved the result
+    (an opponent stops deepening there)."""
     depth = LURE_DEPTHS[-1]
-    if not reach.worth_trying(depth, nodes):
-        return None
     result = _new_search(searcher, state, rng, depth, LURE_NODES)
-    fitted = result.depth >= depth
-    if fitted or result.nodes >= LURE_NODES:  # else a proven result ended the deepening
-        reach.record(depth, nodes, fitted)
-    if not fitted:
+    if result.depth < depth:
         return None
     return finish_chance(result.nodes), _first(result, state)
 
@@ -649,6 +602,7 @@ def searcher_choices(searcher: Searcher, state: State, rng: random.Random) -> li
     """The actions the searcher model most likely plays in ``state``: the first choices of
     the last of :data:`LURE_DEPTHS` if it finishes there at least half the time, else of the
     one before (what the watch compares an opponent's moves with)."""
-    choices, nodes = shallow_choices(searcher, state, rng)
-    deeper = deeper_choices(searcher, state, rng, Reach(), nodes)
-    return deeper[1] if deeper is not None and deeper[0] >= 0.5 else choices
+    deeper = deeper_choices(searcher, state, rng)
+    if deeper is not None and deeper[0] >= 0.5:
+        return deeper[1]
+    return shallow_choices(searcher, state, rng)
