@@ -23,6 +23,7 @@ position on one core.
 from __future__ import annotations
 
 import argparse
+import gc
 import platform
 import random
 import statistics
@@ -33,9 +34,14 @@ from baseline_hard import baseline_hard
 from bench_ai import new_hard
 from bench_engines import cpu_name
 from flipgames import make
-from flipgames.agents.exact import ExactSearchAgent, LureProbe, Reach
-from flipgames.agents.search import AlphaBetaAgent
+from flipgames.agents.exact import LURE_DEPTHS, ExactSearchAgent, LureProbe
+from flipgames.agents.kernel_search import kernel_searcher
+from flipgames.agents.search import PROVEN, AlphaBetaAgent
 from flipgames.core.game import Game, State
+from flipgames.core.jit_search import iterative_deepening
+
+#: Bins of the kernel's nodes for a new five-ply search (the finish table).
+BIN = 5_000
 
 
 def position(
@@ -60,8 +66,16 @@ def position(
     return state, hard
 
 
-def judged(game: Game, state: State, hard: ExactSearchAgent, seconds: float) -> dict[int, float]:
-    """Each drawing action's figure by the old *hard* itself (see the module docstring)."""
+def judged(
+    game: Game,
+    state: State,
+    hard: ExactSearchAgent,
+    seconds: float,
+    finished: dict[int, list[bool]],
+) -> dict[int, float]:
+    """Each drawing action's figure by the old *hard* itself (see the module docstring);
+    ``finished`` gets, per bin of the kernel's nodes for a new search of the last of
+    ``LURE_DEPTHS``, whether the old *hard* finished that depth."""
     hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
     figures = {}
     for action in hard.last.keeping:
@@ -71,20 +85,26 @@ def judged(game: Game, state: State, hard: ExactSearchAgent, seconds: float) -> 
         probe = LureProbe(hard, child, hard.kernel.position(child))
         judge = baseline_hard(game, random.Random(action), seconds, time.process_time)
         assert isinstance(judge, AlphaBetaAgent)
+        gc.collect()  # as in a match (bench_ai.py): no earlier garbage charged to the search
         result = judge.search(child)
         top = max(result.scores.values())
         first = [reply for reply, score in result.scores.items() if score == top]
         figures[action] = sum(map(probe.loses, first)) / len(first)
+        deepest = LURE_DEPTHS[-1]
+        searcher = kernel_searcher(game, 16)
+        assert searcher is not None  # Rubik's Flip has a compiled searcher
+        nodes = iterative_deepening(searcher, child, random.Random(0), deepest, depth_step=2).nodes
+        if result.depth == deepest or abs(top) < PROVEN:  # else a proof ended the deepening
+            finished.setdefault(nodes // BIN, []).append(result.depth == deepest)
     return figures
 
 
 def modelled(state: State, hard: ExactSearchAgent, actions: list[int]) -> dict[int, float]:
     """Each action's searcher-model figure, measured to the end."""
-    reach = Reach()
     figures = {}
     for action in actions:
         child = state.apply(action)
-        probe = LureProbe(hard, child, hard.kernel.position(child), reach)
+        probe = LureProbe(hard, child, hard.kernel.position(child))
         figures[action] = probe.searched()
         while not probe.searched_exactly:
             figures[action] = probe.searched()
@@ -109,6 +129,7 @@ def main() -> None:
     bests: list[float] = []
     means: list[float] = []
     picks: list[float] = []
+    finished: dict[int, list[bool]] = {}
     game_index = 0
     while len(bests) < args.positions:
         game_index += 1
@@ -117,7 +138,7 @@ def main() -> None:
             print(f"  game {game_index}: no solved draw there", file=sys.stderr, flush=True)
             continue
         state, hard = found
-        truth = judged(game, state, hard, args.seconds)
+        truth = judged(game, state, hard, args.seconds, finished)
         model = modelled(state, hard, list(truth))
         top = max(model.values())
         pick = statistics.mean(truth[a] for a in truth if model[a] == top)
@@ -132,6 +153,12 @@ def main() -> None:
         f"| **mean** | | **{statistics.mean(bests):.3f}** | {statistics.mean(means):.3f} "
         f"| **{statistics.mean(picks):.3f}** |"
     )
+    print("\nThe old hard's five-ply searches by the kernel's nodes for a new one (thousands):\n")
+    print("| nodes | searches | finished |")
+    print("| --- | ---: | ---: |")
+    for key in sorted(finished):
+        done = finished[key]
+        print(f"| {key * BIN // 1000}-{(key + 1) * BIN // 1000} | {len(done)} | {sum(done)} |")
 
 
 if __name__ == "__main__":

@@ -79,15 +79,17 @@ EXACT_SLICE = 0.1
 MEASURABLE = 0.01
 #: The searcher model (see ``LureProbe``): the horizons it deepens through, and its budget,
 #: counted as a new search's nodes over all its depths (a three-ply search of a Rubik's Flip
-#: midgame takes 3,000-15,000, a five-ply one 100,000-450,000 until about the tenth tile and
-#: 16,000-70,000 at the eleventh). An opponent's budget is not known to the node: a search of
-#: at most LURE_SURE nodes is taken to finish, one of more than LURE_NODES not to, and one in
-#: between to finish with a chance falling evenly from one to none (``finish_chance``). The
-#: frozen old *hard* at 0.9 CPU s a move finished every five-ply search of under 40,000 such
-#: nodes, 57% of those of 50,000-55,000, 6% of 60,000-65,000 (584 measured; docs/ai.md).
+#: midgame takes 3,000-15,000, a five-ply one 45,000-190,000 after a ninth-tile action and
+#: 10,000-70,000 after a tenth-tile one). An opponent's budget is not known to the node: a
+#: search of at most LURE_SURE nodes is taken to finish, one of more than LURE_NODES not to,
+#: and one in between to finish with a chance falling evenly from one to none
+#: (``finish_chance``). The frozen old *hard* at 0.9 CPU s a move, garbage collected before
+#: each move as in a match, finished every five-ply search of up to 45,000 such nodes, 83%
+#: of those of 45,000-50,000, 76% of 50,000-55,000, 58% of 55,000-60,000, 3 of 9 of
+#: 60,000-70,000 and none of the 356 bigger ones (``bench/old_hard_judge.py``; docs/ai.md).
 LURE_DEPTHS = (1, 3, 5)
-LURE_SURE = 42_000
-LURE_NODES = 64_000
+LURE_SURE = 45_000
+LURE_NODES = 70_000
 #: The searcher model's table (``2**MODEL_TABLE_BITS`` slots: small, as it is cleared before
 #: every search, as an opponent's own search starts empty).
 MODEL_TABLE_BITS = 16
