@@ -86,7 +86,7 @@ MEASURABLE = 0.01
 #: (``finish_chance``). The frozen old *hard* at 0.9 CPU s a move, garbage collected before
 #: each move as in a match, finished every five-ply search of up to 45,000 such nodes, 83%
 #: of those of 45,000-50,000, 76% of 50,000-55,000, 58% of 55,000-60,000, 3 of 9 of
-#: 60,000-70,000 and none of the 356 bigger ones (``bench/old_hard_judge.py``; docs/ai.md).
+#: 60,000-70,000 and none of the 331 bigger ones (``bench/old_hard_judge.py``; docs/ai.md).
 LURE_DEPTHS = (1, 3, 5)
 LURE_SURE = 45_000
 LURE_NODES = 70_000
@@ -105,8 +105,8 @@ SEARCHER_CHECKED = 4
 MCTS_ITERATIONS = 2000
 MCTS_EXPLORATION = 2.0
 MCTS_CHECKED = 3
-#: The most MCTS searches averaged into one action's figure (the rounds that check more of
-#: the searcher's choices go on until all are checked). The first is made for every drawing
+#: The most MCTS searches averaged into one action's figure (the searcher's figures are
+#: refined after those, best first, until final). The first is made for every drawing
 #: action; the time left after the traps are counted (the MCTS model costs about 3 ms an
 #: action, so most of the move at the ninth and tenth tiles) buys more, in rounds over all of
 #: them. One search's figure is noisy, and the highest of dozens of noisy figures is mostly
