@@ -77,6 +77,8 @@ def judged(
     ``finished`` gets, per bin of the kernel's nodes for a new search of the last of
     ``LURE_DEPTHS``, whether the old *hard* finished that depth."""
     hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
+    searcher = kernel_searcher(game, 16)
+    assert searcher is not None  # Rubik's Flip has a compiled searcher
     figures = {}
     for action in hard.last.keeping:
         child = state.apply(action)
@@ -91,8 +93,7 @@ def judged(
         first = [reply for reply, score in result.scores.items() if score == top]
         figures[action] = sum(map(probe.loses, first)) / len(first)
         deepest = LURE_DEPTHS[-1]
-        searcher = kernel_searcher(game, 16)
-        assert searcher is not None  # Rubik's Flip has a compiled searcher
+        searcher.forget()  # a new search's nodes, as the model counts them
         nodes = iterative_deepening(searcher, child, random.Random(0), deepest, depth_step=2).nodes
         if result.depth == deepest or abs(top) < PROVEN:  # else a proof ended the deepening
             finished.setdefault(nodes // BIN, []).append(result.depth == deepest)

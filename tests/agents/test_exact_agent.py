@@ -348,7 +348,8 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
 
 
 def _probe_with_losing_replies() -> tuple[LureProbe, list[int], list[int]]:
-    """A probe of a drawing action whose replies include losing and other ones (and those)."""
+    """A probe of a drawing action whose replies include losing ones and others, with the
+    losing replies and the others."""
     game = make("rubiks-flip")
     state = _line(13, 1, "searcher")
     agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
