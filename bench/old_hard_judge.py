@@ -11,7 +11,9 @@ Run: ``.venv/bin/python bench/old_hard_judge.py [--positions 5] [--seat 1] [--pl
    (checked exactly) among the replies its search ranks first (it picks one at random).
 3. Prints per position the best figure (what choosing with hindsight would win), the mean,
    and the figure of the action ``hard``'s searcher model ranks first when every figure is
-   measured to the end (outside the timed move), then the means over positions.
+   measured to the end (outside the timed move), then the means over positions; and how
+   many actions lose, and how many of those lose at once (a reply ends the game), which is
+   what a player who gambled on a losing action against a short horizon would face.
 
 The old *hard*'s search stops on a CPU deadline, so the judge's figures are one draw of its
 timing: the best of them is an upper bound that no choice made in advance reaches. The
@@ -100,6 +102,21 @@ def judged(
     return figures
 
 
+def losing(state: State, hard: ExactSearchAgent) -> tuple[int, int]:
+    """How many actions lose (those the exact search did not keep), and how many of them
+    lose at once: the game ends on them, or the opponent has a reply that wins at once."""
+    kernel, keeping = hard.kernel, set(hard.last.keeping)
+    lost = at_once = 0
+    for action, child, end in kernel.children(kernel.position(state)):
+        if action in keeping:
+            continue
+        lost += 1
+        at_once += end is not None or any(
+            value is not None and value < 0 for _, _, value in kernel.children(child)
+        )
+    return lost, at_once
+
+
 def modelled(state: State, hard: ExactSearchAgent, actions: list[int]) -> dict[int, float]:
     """Each action's searcher-model figure, measured to the end."""
     figures = {}
@@ -125,8 +142,11 @@ def main() -> None:
     game = make("rubiks-flip")
     print(f"machine: {cpu_name()}; CPython {platform.python_version()}")
     print(f"hard (seat {args.seat}) against the old hard at {args.ply} tiles, {args.seconds:g} s\n")
-    print("| position | drawing actions | best | mean | hard's model's first choice |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print(
+        "| position | drawing actions | best | mean | hard's model's first choice "
+        "| losing actions (at once) |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     bests: list[float] = []
     means: list[float] = []
     picks: list[float] = []
@@ -139,6 +159,7 @@ def main() -> None:
             print(f"  game {game_index}: no solved draw there", file=sys.stderr, flush=True)
             continue
         state, hard = found
+        lost, at_once = losing(state, hard)
         truth = judged(game, state, hard, args.seconds, finished)
         model = modelled(state, hard, list(truth))
         top = max(model.values())
@@ -147,12 +168,13 @@ def main() -> None:
         means.append(statistics.mean(truth.values()))
         picks.append(pick)
         print(
-            f"| {len(bests)} | {len(truth)} | {bests[-1]:.2f} | {means[-1]:.3f} | {pick:.2f} |",
+            f"| {len(bests)} | {len(truth)} | {bests[-1]:.2f} | {means[-1]:.3f} | {pick:.2f} "
+            f"| {lost} ({at_once}) |",
             flush=True,
         )
     print(
         f"| **mean** | | **{statistics.mean(bests):.3f}** | {statistics.mean(means):.3f} "
-        f"| **{statistics.mean(picks):.3f}** |"
+        f"| **{statistics.mean(picks):.3f}** | |"
     )
     print("\nThe old hard's five-ply searches by the kernel's nodes for a new one (thousands):\n")
     print("| nodes | searches | finished |")
