@@ -9,9 +9,13 @@ Run: ``.venv/bin/python bench/old_hard_judge.py [--positions 5] [--seat 1] [--pl
 2. The judge: for every drawing action, the old *hard* itself searches the position after it
    (``--seconds`` CPU s, as in a match), and the figure is the share of losing replies
    (checked exactly) among the replies its search ranks first (it picks one at random).
-3. Prints per position the best figure (what choosing with hindsight would win), the mean,
-   and the figure of the action ``hard``'s searcher model ranks first when every figure is
-   measured to the end (outside the timed move), then the means over positions; and how
+3. Prints per position the best figure (what choosing with hindsight would win), that of the
+   best actions judged again with new tie-breaks and timing (what hindsight really buys, as
+   the best of some 60 figures is partly one search's luck), the mean,
+   the figure of the action ``hard``'s searcher model ranks first when every figure is
+   measured to the end (outside the timed move) and the model's own figure for it (how well
+   the model is calibrated), the figure of the move ``hard`` made there in its time (step 1),
+   then the means over positions; and how
    many actions lose, and how many of those lose at once (a reply ends the game), which is
    what a player who gambled on a losing action against a short horizon would face.
 
@@ -48,8 +52,9 @@ BIN = 5_000
 
 def position(
     game: Game, seat: int, ply: int, seed: str, seconds: float
-) -> tuple[State, ExactSearchAgent] | None:
-    """The position at ``ply`` tiles of one game, if ``hard`` solved it as a draw there."""
+) -> tuple[State, ExactSearchAgent, int] | None:
+    """The position at ``ply`` tiles of one game, if ``hard`` solved it as a draw there, and
+    the action ``hard`` chose there in its time."""
     hard = new_hard(game, random.Random(f"{seed}:a"), seconds)
     assert isinstance(hard, ExactSearchAgent)  # Rubik's Flip's hard
     old = baseline_hard(game, random.Random(f"{seed}:b"), seconds, time.process_time)
@@ -58,14 +63,16 @@ def position(
         if state.is_terminal():
             return None
         agent = hard if state.current_player == seat else old
+        gc.collect()  # before every move, as in a match (bench_ai.py)
         state = state.apply(agent.choose(state))
     if state.is_terminal() or state.current_player != seat:
         return None
-    hard.choose(state)
+    gc.collect()
+    chosen = hard.choose(state)
     report = hard.last
     if not (report.exact and report.value == 0 and len(report.keeping) > 1):
         return None
-    return state, hard
+    return state, hard, chosen
 
 
 def judged(
@@ -74,20 +81,24 @@ def judged(
     hard: ExactSearchAgent,
     seconds: float,
     finished: dict[int, list[bool]],
+    actions: list[int],
+    salt: str = "",
 ) -> dict[int, float]:
-    """Each drawing action's figure by the old *hard* itself (see the module docstring);
-    ``finished`` gets, per bin of the kernel's nodes for a new search of the last of
-    ``LURE_DEPTHS``, whether the old *hard* finished that depth."""
+    """Each of the drawing ``actions``' figure by the old *hard* itself (see the module
+    docstring; ``salt`` seeds its tie-breaks anew); ``finished`` gets, per bin of the
+    kernel's nodes for a new search of the last of ``LURE_DEPTHS``, whether the old *hard*
+    finished that depth."""
     hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
     searcher = kernel_searcher(game, 16)
     assert searcher is not None  # Rubik's Flip has a compiled searcher
     figures = {}
-    for action in hard.last.keeping:
+    for action in actions:
         child = state.apply(action)
         if child.is_terminal():
             continue
         probe = LureProbe(hard, child, hard.kernel.position(child))
-        judge = baseline_hard(game, random.Random(action), seconds, time.process_time)
+        rng = random.Random(f"{action}{salt}" if salt else action)
+        judge = baseline_hard(game, rng, seconds, time.process_time)
         assert isinstance(judge, AlphaBetaAgent)
         gc.collect()  # as in a match (bench_ai.py): no earlier garbage charged to the search
         result = judge.search(child)
@@ -143,13 +154,17 @@ def main() -> None:
     print(f"machine: {cpu_name()}; CPython {platform.python_version()}")
     print(f"hard (seat {args.seat}) against the old hard at {args.ply} tiles, {args.seconds:g} s\n")
     print(
-        "| position | drawing actions | best | mean | hard's model's first choice "
-        "| losing actions (at once) |"
+        "| position | drawing actions | best | best, judged again | mean "
+        "| hard's model's first choice "
+        "| the model's figure for it | hard's move in its time | losing actions (at once) |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     bests: list[float] = []
     means: list[float] = []
     picks: list[float] = []
+    tops: list[float] = []
+    agains: list[float] = []
+    moves: list[float] = []
     finished: dict[int, list[bool]] = {}
     game_index = 0
     while len(bests) < args.positions:
@@ -158,23 +173,34 @@ def main() -> None:
         if found is None:
             print(f"  game {game_index}: no solved draw there", file=sys.stderr, flush=True)
             continue
-        state, hard = found
+        state, hard, chosen = found
         lost, at_once = losing(state, hard)
-        truth = judged(game, state, hard, args.seconds, finished)
+        truth = judged(game, state, hard, args.seconds, finished, hard.last.keeping)
+        # The best figure is partly the luck of one search's timing: judged again, the
+        # best actions show what choosing them with hindsight would really catch.
+        top_figure = max(truth.values())
+        best = [action for action in truth if truth[action] == top_figure] if top_figure else []
+        again = judged(game, state, hard, args.seconds, {}, best, salt=":again")
         model = modelled(state, hard, list(truth))
         top = max(model.values())
         pick = statistics.mean(truth[a] for a in truth if model[a] == top)
         bests.append(max(truth.values()))
+        agains.append(statistics.mean(again.values()) if again else 0.0)
         means.append(statistics.mean(truth.values()))
         picks.append(pick)
+        tops.append(top)
+        moves.append(truth.get(chosen, 0.0))  # 0 if it ended the game: nothing to catch
         print(
-            f"| {len(bests)} | {len(truth)} | {bests[-1]:.2f} | {means[-1]:.3f} | {pick:.2f} "
-            f"| {lost} ({at_once}) |",
+            f"| {len(bests)} | {len(truth)} | {bests[-1]:.2f} | {agains[-1]:.2f} "
+            f"| {means[-1]:.3f} | {pick:.2f} "
+            f"| {top:.2f} | {moves[-1]:.2f} | {lost} ({at_once}) |",
             flush=True,
         )
     print(
-        f"| **mean** | | **{statistics.mean(bests):.3f}** | {statistics.mean(means):.3f} "
-        f"| **{statistics.mean(picks):.3f}** | |"
+        f"| **mean** | | **{statistics.mean(bests):.3f}** | **{statistics.mean(agains):.3f}** "
+        f"| {statistics.mean(means):.3f} "
+        f"| **{statistics.mean(picks):.3f}** | {statistics.mean(tops):.3f} "
+        f"| **{statistics.mean(moves):.3f}** | |"
     )
     print("\nThe old hard's five-ply searches by the kernel's nodes for a new one (thousands):\n")
     print("| nodes | searches | finished |")
