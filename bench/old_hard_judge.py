@@ -80,13 +80,13 @@ def judged(
     state: State,
     hard: ExactSearchAgent,
     seconds: float,
-    finished: dict[int, list[bool]],
     actions: list[int],
+    finished: dict[int, list[bool]] | None = None,
     salt: str = "",
 ) -> dict[int, float]:
     """Each of the drawing ``actions``' figure by the old *hard* itself (see the module
-    docstring; ``salt`` seeds its tie-breaks anew); ``finished`` gets, per bin of the
-    kernel's nodes for a new search of the last of ``LURE_DEPTHS``, whether the old *hard*
+    docstring; ``salt`` seeds its tie-breaks anew); ``finished``, if given, gets per bin of
+    the kernel's nodes for a new search of the last of ``LURE_DEPTHS`` whether the old *hard*
     finished that depth."""
     hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
     searcher = kernel_searcher(game, 16)
@@ -105,6 +105,8 @@ def judged(
         top = max(result.scores.values())
         first = [reply for reply, score in result.scores.items() if score == top]
         figures[action] = sum(map(probe.loses, first)) / len(first)
+        if finished is None:
+            continue
         deepest = LURE_DEPTHS[-1]
         searcher.forget()  # a new search's nodes, as the model counts them
         nodes = iterative_deepening(searcher, child, random.Random(0), deepest, depth_step=2).nodes
@@ -175,16 +177,16 @@ def main() -> None:
             continue
         state, hard, chosen = found
         lost, at_once = losing(state, hard)
-        truth = judged(game, state, hard, args.seconds, finished, hard.last.keeping)
+        truth = judged(game, state, hard, args.seconds, hard.last.keeping, finished)
         # The best figure is partly the luck of one search's timing: judged again, the
         # best actions show what choosing them with hindsight would really catch.
         top_figure = max(truth.values())
         best = [action for action in truth if truth[action] == top_figure] if top_figure else []
-        again = judged(game, state, hard, args.seconds, {}, best, salt=":again")
+        again = judged(game, state, hard, args.seconds, best, salt=":again")
         model = modelled(state, hard, list(truth))
         top = max(model.values())
         pick = statistics.mean(truth[a] for a in truth if model[a] == top)
-        bests.append(max(truth.values()))
+        bests.append(top_figure)
         agains.append(statistics.mean(again.values()) if again else 0.0)
         means.append(statistics.mean(truth.values()))
         picks.append(pick)

@@ -38,8 +38,9 @@ from baseline_hard import baseline_hard
 from bench_ai import new_hard
 from bench_engines import cpu_name
 from flipgames import make
-from flipgames.agents.exact import ExactSearchAgent, LureProbe
+from flipgames.agents.exact import ExactSearchAgent
 from flipgames.core.game import Game, State
+from old_hard_judge import modelled
 
 #: The exact search's budget two tiles on: enough to solve every position there.
 SOLVE_SECONDS = 6.0
@@ -54,18 +55,9 @@ def best_figure(state: State, hard: ExactSearchAgent) -> float:
         raise RuntimeError(f"not solved in {SOLVE_SECONDS} s: raise SOLVE_SECONDS")
     if report.value != 0:
         return float(report.value)
-    hard.stats[:] = (0, 10**12, 0)
-    best = 0.0
-    for action in report.keeping:
-        child = state.apply(action)
-        if child.is_terminal():
-            continue
-        probe = LureProbe(hard, child, hard.kernel.position(child))
-        figure = probe.searched()
-        while not probe.searched_exactly:
-            figure = probe.searched()
-        best = max(best, figure)
-    return best
+    hard.stats[:] = (0, 10**12, 0)  # no node limit: outside the timed move
+    drawing = [action for action in report.keeping if not state.apply(action).is_terminal()]
+    return max(modelled(state, hard, drawing).values(), default=0.0)
 
 
 def study(game: Game, args: argparse.Namespace, index: int) -> list[float] | None:
