@@ -9,4 +9,6 @@
 from flipgames.core import *  # noqa: F403 - the package re-exports the protocol
 from flipgames.core import __all__ as __all__
 
+#: The one place the version is written: pyproject.toml reads it ([tool.hatch.version]) and
+#: ``flipgames --version`` prints it.
 __version__ = "0.1.0"
