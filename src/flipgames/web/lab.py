@@ -76,7 +76,7 @@ def find_reports(root: Path) -> list[StoredReport]:
     for _ in range(MAX_DEPTH + 1):
         deeper = []
         for folder in folders:
-            if (folder / "report.md").is_file() and folder != top:
+            if folder != top and _report_file(top, folder, "report.md") is not None:
                 found.append(_describe(top, folder))
             try:
                 children = sorted(folder.iterdir())
@@ -99,8 +99,9 @@ def _inside(top: Path, path: Path) -> bool:
 def _describe(top: Path, folder: Path) -> StoredReport:
     path = folder.relative_to(top).as_posix()
     meta: dict[str, object] = {}
+    stored = _report_file(top, folder, "report.json")
     try:
-        loaded = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        loaded = json.loads(stored.read_text(encoding="utf-8")) if stored else None
         if isinstance(loaded, dict):
             meta = loaded
     except (OSError, ValueError):
@@ -130,6 +131,17 @@ def safe_path(root: Path, path: str) -> Path | None:
         return None
     target = root.joinpath(*parts)
     if not target.resolve().is_relative_to(root.resolve()):
+        return None
+    return target
+
+
+def _report_file(root: Path, folder: Path | None, name: str) -> Path | None:
+    """``folder / name`` if it is a file whose real path lies inside ``root``: a link in a
+    report folder (``report.md -> /etc/passwd``) must not serve what it points at."""
+    if folder is None:
+        return None
+    target = folder / name
+    if not target.is_file() or not _inside(root.resolve(), target):
         return None
     return target
 
@@ -203,9 +215,10 @@ def lab_report(request: Request, path: str) -> HTMLResponse:
 
     root = _root(request)
     folder = safe_path(root, path)
-    if folder is None or not (folder / "report.md").is_file():
+    markdown = _report_file(root, folder, "report.md")
+    if folder is None or markdown is None:
         return _missing("there is no such report")
-    text = (folder / "report.md").read_text(encoding="utf-8", errors="replace")
+    text = markdown.read_text(encoding="utf-8", errors="replace")
     linked = _IMAGE.sub(lambda m: f"{m.group(1)}/lab/files/{path}/{m.group(2)})", text)
     report = _describe(root.resolve(), folder.resolve())
     body = (
@@ -226,8 +239,9 @@ def lab_file(request: Request, path: str) -> Response:
 
 @router.get("/lab/download/{path:path}")
 def lab_download(request: Request, path: str) -> Response:
-    folder = safe_path(_root(request), path)
-    if folder is None or not (folder / "index.html").is_file():
+    root = _root(request)
+    folder = safe_path(root, path)
+    page = _report_file(root, folder, "index.html")
+    if folder is None or page is None:
         return _missing("there is no such report")
-    name = folder.name + ".html"
-    return FileResponse(folder / "index.html", media_type="text/html", filename=name)
+    return FileResponse(page, media_type="text/html", filename=folder.name + ".html")
