@@ -3,6 +3,7 @@ point where the fix is a command's behaviour."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -48,3 +49,127 @@ def test_the_mit_licence_ships_in_the_package() -> None:
     assert text.startswith("MIT License")
     assert "Copyright (c) 2026 the flipgames developers" in text
     assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+
+
+# -- item 18: install advice that works from a checkout ---------------------------------------
+
+#: ``pip install`` of a flipgames distribution from a package index, where the name is not
+#: ours: whoever registered it there would be installed. (Written so that this file does not
+#: match itself.)
+_INDEX_ADVICE = re.compile(r"pip install[^\n]*?\bflip" + r"games\[")
+_CHECKOUT_ADVICE = re.compile(r"pip install -e '\.\[([a-z,]+)\]'")
+
+
+def _advice_files() -> list[Path]:
+    files = [REPO / "README.md"]
+    for folder, pattern in (
+        ("src", "*.py"),
+        ("docs", "*.md"),
+        ("bench", "*.py"),
+        ("tests", "*.py"),
+    ):
+        files += sorted((REPO / folder).rglob(pattern))
+    return files
+
+
+def test_no_advice_installs_flipgames_from_a_package_index() -> None:
+    found = [
+        f"{path.relative_to(REPO)}: {match.group(0)}"
+        for path in _advice_files()
+        for match in _INDEX_ADVICE.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not found
+
+
+def test_every_extra_the_advice_names_exists() -> None:
+    extras = set(
+        tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    )
+    named = {
+        extra
+        for path in _advice_files()
+        for match in _CHECKOUT_ADVICE.finditer(path.read_text(encoding="utf-8"))
+        for extra in match.group(1).split(",")
+    }
+    assert {"web", "postgres", "report", "lab", "rl"} <= named
+    assert named <= extras
+
+
+def test_a_missing_web_extra_gets_advice_that_works(tmp_path: Path) -> None:
+    done = _without(tmp_path, "uvicorn", "serve")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [
+        "flipgames: error: the web arcade needs the 'web' extra (uvicorn is missing): run "
+        "pip install -e '.[web]' in the flipgames repository folder"
+    ]
+
+
+# -- item 20: PostgreSQL, reports and Ray are separate extras ----------------------------------
+
+
+def _without(tmp_path: Path, module: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``python -m flipgames ARGV`` in an environment where ``module`` is not installed: a
+    package of that name earlier on the path refuses to import, as a missing one does."""
+    fake = tmp_path / "missing" / module
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text(
+        f"raise ModuleNotFoundError({f'No module named {module!r}'!r}, name={module!r})\n"
+    )
+    path = os.pathsep.join([str(fake.parent), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "flipgames", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+
+
+def test_the_extras_are_split() -> None:
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    assert not [d for d in extras["web"] if d.startswith("psycopg")]
+    assert extras["postgres"] == ["psycopg[binary]>=3.1"]
+    assert "flipgames[postgres]" in extras["test"]  # CI runs the PostgreSQL tests
+    assert not [d for d in extras["report"] if d.startswith("ray")]
+    assert {d.split(">")[0] for d in extras["report"]} == {"matplotlib", "markdown-it-py"}
+    assert "flipgames[report]" in extras["lab"]
+    assert [d for d in extras["lab"] if d.startswith("ray")]
+    spiel = {d for deps in extras.values() for d in deps if d.startswith("open_spiel")}
+    assert spiel == {"open_spiel>=2.0.2"}
+
+
+def test_a_postgresql_url_without_psycopg_is_refused_with_advice(tmp_path: Path) -> None:
+    url = "postgresql://ada:s3cret@127.0.0.1:9/arcade"
+    done = _without(tmp_path, "psycopg", "serve", "--db", url, "--port", "8765")
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        "flipgames: error: a postgresql:// database needs psycopg (the 'postgres' extra): run "
+        "pip install -e '.[postgres]' in the flipgames repository folder"
+    ]
+    assert "s3cret" not in done.stdout + done.stderr
+
+
+def test_an_sqlite_arcade_never_imports_psycopg(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from flipgames.cli.serve import cmd_serve\n"
+        "from flipgames.web.app import create_app\n"
+        "from flipgames.web.db import make_engine, migrate\n"
+        f"migrate(make_engine('sqlite:///{tmp_path}/arcade.sqlite'))\n"
+        "print('psycopg' in sys.modules)\n"
+    )
+    fake = tmp_path / "missing" / "psycopg"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ModuleNotFoundError('no', name='psycopg')\n")
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(fake.parent)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -110,7 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise FlipgamesError(
             f"the web arcade needs the 'web' extra ({exc.name} is missing): "
-            "pip install 'flipgames[web]'"
+            "run pip install -e '.[web]' in the flipgames repository folder"
         ) from None
     from flipgames.web.engines import parse_engine, register
 

@@ -21,7 +21,7 @@ without its no-passing spaces, and without both) :func:`study_track` gives:
 
 ``python -m flipgames.lab.checkered [DIR]`` prints the table of docs/lab/checkered-flag.md and
 writes the policy figure ``checkered-flag-policy.png`` into DIR (default ``docs/lab``);
-matplotlib (the ``[lab]`` extra) is imported only for the figure.
+matplotlib (the ``report`` extra) is imported only for the figure.
 
 >>> study = study_track("short", fixed_policies=False)
 >>> study.track, round(float(study.starter_win), 4), sum(study.gear_share[8]) in (0, 1)
@@ -214,7 +214,7 @@ def table(studies: list[TrackStudy]) -> str:
 def policy_figure(studies: list[TrackStudy]) -> Figure:
     """One strip per track: the share of optimal 1st / 2nd / 3rd gear choices on each space,
     with the crash (red X) and no-passing (yellow =) spaces marked under it."""
-    from matplotlib.figure import Figure  # the [lab] extra, only when a figure is drawn
+    from matplotlib.figure import Figure  # the report extra, only when a figure is drawn
 
     figure = Figure(figsize=(9, 1.6 * len(studies) + 0.6), dpi=80, layout="constrained")
     axes = figure.subplots(len(studies), 1, sharex=True, squeeze=False)[:, 0]

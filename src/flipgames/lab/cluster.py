@@ -4,8 +4,9 @@ The games are cut into the same batches as for local worker processes
 (:func:`flipgames.lab.simulate.batches`); a bounded number of tasks is in flight at once
 (four per CPU of the cluster), so a million-game study neither floods the scheduler nor holds
 every result in memory: each finished batch is yielded as soon as it arrives and merged into
-the totals. Ray needs the ``lab`` extra (``pip install 'flipgames[lab]'``), and every node of
-a cluster needs flipgames installed in the same version (docs/lab.md).
+the totals. Ray needs the ``lab`` extra (``pip install -e '.[lab]'`` in the repository
+folder), and every node of a cluster needs flipgames installed in the same version
+(docs/lab.md).
 
 Ray is imported here only, so nothing else pays for it.
 """
@@ -31,7 +32,8 @@ def _ray() -> Any:
         import ray
     except ImportError:
         raise FlipgamesError(
-            "--ray needs Ray (the 'lab' extra): pip install 'flipgames[lab]'"
+            "--ray needs Ray (the 'lab' extra): run pip install -e '.[lab]' in the flipgames "
+            "repository folder"
         ) from None
     return ray
 

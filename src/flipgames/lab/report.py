@@ -145,7 +145,8 @@ def check_report_folder(directory: Path) -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise FlipgamesError(
-            "--report needs matplotlib (the 'lab' extra): pip install 'flipgames[lab]'"
+            "--report needs matplotlib (the 'report' extra): run pip install -e '.[report]' "
+            "in the flipgames repository folder"
         ) from None
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -48,6 +48,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
 
+from flipgames.core.errors import FlipgamesError
+
 log = logging.getLogger(__name__)
 
 
@@ -197,6 +199,18 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+def _require_psycopg() -> None:
+    """PostgreSQL needs psycopg, the optional 'postgres' extra: say how to install it rather
+    than let SQLAlchemy fail on the import."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise FlipgamesError(
+            "a postgresql:// database needs psycopg (the 'postgres' extra): run "
+            "pip install -e '.[postgres]' in the flipgames repository folder"
+        ) from None
+
+
 def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
     """An engine for a SQLAlchemy URL (SQLite or PostgreSQL), ready for concurrent use.
 
@@ -208,6 +222,8 @@ def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
     mode readers never wait for the writer.
     """
     parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() == "postgresql":
+        _require_psycopg()
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
     memory = parsed.database in (None, "", ":memory:")

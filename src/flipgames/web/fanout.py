@@ -15,7 +15,6 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-import psycopg
 from sqlalchemy.engine import make_url
 
 from flipgames.web.db import normalise_url
@@ -43,6 +42,9 @@ async def listen(
 ) -> None:
     """Call ``changed(match_id)`` for every match changed by another process, until cancelled;
     a lost connection is opened again (after ``retry`` seconds, doubling up to 30)."""
+    # Only PostgreSQL deployments reach here: psycopg is the optional 'postgres' extra.
+    import psycopg
+
     pause = retry
     while True:
         try:

@@ -21,7 +21,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
-import psycopg
 from sqlalchemy import Engine, text
 
 log = logging.getLogger(__name__)
@@ -150,6 +149,9 @@ class Presence:
     async def run(self, url: str, retry: float = 1.0) -> None:
         """Listen for announcements and renew this process's own, until cancelled; a lost
         connection is opened again (after ``retry`` seconds, doubling up to 30)."""
+        # Only PostgreSQL deployments reach here: psycopg is the optional 'postgres' extra.
+        import psycopg
+
         pause = retry
         renewer = asyncio.create_task(self._renew_forever())
         try:
