@@ -3,6 +3,7 @@ point where the fix is a command's behaviour."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import subprocess
@@ -173,3 +174,26 @@ def test_an_sqlite_arcade_never_imports_psycopg(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+# -- item 16: corrupt solver caches ------------------------------------------------------------
+
+
+def test_solve_rebuilds_a_cache_file_nested_too_deep_with_one_warning(tmp_path: Path) -> None:
+    env = {**os.environ, "FLIPGAMES_CACHE": str(tmp_path)}
+    argv = [sys.executable, "-m", "flipgames", "solve", "flipflop-3x3"]
+    first = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    assert first.returncode == 0, first.stderr
+    files = sorted(tmp_path.glob("*.json.gz"))
+    assert files
+    for path in files:
+        path.write_bytes(gzip.compress(b"[" * 200_000 + b"]" * 200_000))
+    again = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    assert again.returncode == 0, again.stderr
+    timeless = re.compile(r"solved in \S+ s")
+    assert timeless.sub("", again.stdout) == timeless.sub("", first.stdout)
+    assert again.stderr.splitlines() == [
+        f"flipgames: ignoring corrupt cache file {path}: it is nested too deep to be a "
+        "solution; rebuilding"
+        for path in files
+    ]

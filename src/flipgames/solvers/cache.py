@@ -2,8 +2,8 @@
 
 Files live in ``$FLIPGAMES_CACHE``, else ``$XDG_CACHE_HOME/flipgames``, else
 ``~/.cache/flipgames``. Each file carries a SHA-256 of its payload; a file that fails to
-parse, has the wrong key or checksum, or is truncated is reported, ignored and rebuilt: a cache
-is never trusted.
+parse, has the wrong key or checksum, is truncated, nested too deep or unpacks to more than
+:data:`MAX_FILE_BYTES` is reported in one line, ignored and rebuilt: a cache is never trusted.
 
 >>> import tempfile, os
 >>> os.environ["FLIPGAMES_CACHE"] = tempfile.mkdtemp()
@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +33,12 @@ from typing import Any, TypeVar
 from flipgames.core.game import Game
 
 T = TypeVar("T")
+
+#: The most a cache file may unpack to; reading stops there, so a gzip bomb costs no more.
+#: Real files hold 6-32 bytes a position (FlipFlop 3x3: 0.63 MB for 107,439 positions;
+#: Checkered Flag, keys and exact numerators: 2.3 MB for 72,335). 128 bytes a position for
+#: the default position budget (3,000,000: ``catalog.DEFAULT_MAX_POSITIONS``) leaves room.
+MAX_FILE_BYTES = 128 * 3_000_000
 
 
 def cache_dir() -> Path:
@@ -64,17 +71,44 @@ def load(solver: str, version: int, game: Game) -> Any | None:
     if not path.exists():
         return None
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            document = json.load(handle)
+        document = json.loads(_read_bounded(path))
         header = {k: document[k] for k in ("solver", "version", "game", "options")}
         if header != _header(solver, version, game):
             raise ValueError("it belongs to another solver, version, game or options")
         if document["checksum"] != _checksum(document["payload"]):
             raise ValueError("its checksum does not match its contents")
-    except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
-        print(f"flipgames: ignoring corrupt cache file {path}: {exc}; rebuilding", file=sys.stderr)
+    except RecursionError:
+        _ignoring(path, "it is nested too deep to be a solution")
+        return None
+    except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError) as exc:
+        _ignoring(path, str(exc))
         return None
     return document["payload"]
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The unpacked bytes of ``path``; ValueError beyond :data:`MAX_FILE_BYTES`."""
+    with gzip.open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(
+            f"it unpacks to more than {MAX_FILE_BYTES:,} bytes, more than any solution holds"
+        )
+    return data
+
+
+def _one_line(reason: str) -> str:
+    """A parser's reason cut to its first line and 200 characters: the warning stays one line."""
+    reason = (reason.splitlines() or ["unreadable"])[0]
+    return reason if len(reason) <= 200 else reason[:200] + "..."
+
+
+def _ignoring(path: Path, reason: str) -> None:
+    """The one line that says a cache file is not trusted."""
+    print(
+        f"flipgames: ignoring corrupt cache file {path}: {_one_line(reason)}; rebuilding",
+        file=sys.stderr,
+    )
 
 
 def store(solver: str, version: int, game: Game, payload: Any) -> Path:
@@ -106,17 +140,21 @@ def cached(
     """The cached result if trustworthy, else ``build()``, stored and returned.
 
     ``encode`` turns a result into a JSON-native payload and ``decode`` back; a payload that
-    passes the checksum but that ``decode`` refuses with ValueError is reported and rebuilt.
+    passes the checksum but that ``decode`` refuses with ValueError (or RecursionError) is
+    reported and rebuilt.
     """
     payload = load(solver, version, game)
     if payload is not None:
         try:
             return decode(payload)
+        except RecursionError:
+            reason = "it is nested too deep to be a solution"
         except ValueError as exc:
-            print(
-                f"flipgames: ignoring cached {game.name} solution: {exc}; rebuilding",
-                file=sys.stderr,
-            )
+            reason = _one_line(str(exc))
+        print(
+            f"flipgames: ignoring cached {game.name} solution: {reason}; rebuilding",
+            file=sys.stderr,
+        )
     result = build()
     store(solver, version, game, encode(result))
     return result

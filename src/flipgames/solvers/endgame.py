@@ -26,13 +26,15 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import zipfile
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flipgames.core.endgame import EndgameKernel, EndgameTable
 from flipgames.core.kernel import kernel_for
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers.cache import cache_path
+from flipgames.solvers.cache import MAX_FILE_BYTES, cache_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,15 +72,20 @@ def _load(kernel: EndgameKernel, path: Path, max_pieces: int) -> EndgameTable | 
     if not path.exists():
         return None
     try:
+        # The sizes the archive declares bound what reading it unpacks (a zip bomb stops here).
+        with zipfile.ZipFile(path) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_FILE_BYTES:
+                raise ValueError(f"it unpacks to more than {MAX_FILE_BYTES:,} bytes")
         with np.load(path, allow_pickle=False) as stored:
             layers = [stored[f"pieces{n}"] for n in range(2, max_pieces + 1)]
             checksum = str(stored["sha256"])
         if checksum != _digest(layers):
             raise ValueError("its checksum does not match its contents")
         return kernel.endgame_table(layers)
-    except (OSError, EOFError, ValueError, KeyError) as exc:
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
+        reason = (str(exc).splitlines() or ["unreadable"])[0][:200]
         print(
-            f"flipgames: ignoring corrupt endgame table {path}: {exc}; rebuilding",
+            f"flipgames: ignoring corrupt endgame table {path}: {reason}; rebuilding",
             file=sys.stderr,
         )
         return None

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from flipgames.solvers.cache import MAX_FILE_BYTES
 from flipgames.solvers.solution import SolverError
 
 if TYPE_CHECKING:
@@ -34,13 +35,21 @@ def _compress(data: bytes) -> str:
     return base64.b64encode(zlib.compress(data, 1)).decode("ascii")
 
 
-def _decompress(text: Any, what: str) -> bytes:
+def _decompress(text: Any, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes ``text`` packs; no more than ``limit`` are unpacked (a zlib bomb inside a
+    cache file stops there)."""
     if not isinstance(text, str):
         raise SolverError(f"malformed solution: {what} is not a string")
     try:
-        return zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True))
+        unpacker = zlib.decompressobj()
+        data = unpacker.decompress(base64.b64decode(text.encode("ascii"), validate=True), limit)
     except (ValueError, zlib.error) as exc:
         raise SolverError(f"malformed solution: {what}: {exc}") from None
+    if unpacker.unconsumed_tail:
+        raise SolverError(f"malformed solution: {what} unpacks to more than {limit:,} bytes")
+    if not unpacker.eof:
+        raise SolverError(f"malformed solution: {what} is truncated")
+    return data
 
 
 def pack_array(array: npt.NDArray[Any]) -> str:
@@ -48,8 +57,9 @@ def pack_array(array: npt.NDArray[Any]) -> str:
 
 
 def unpack_array(text: Any, dtype: Any, length: int, what: str) -> npt.NDArray[Any]:
-    data = _decompress(text, what)
     kind = np.dtype(dtype).newbyteorder("<")
+    # One byte more than the array needs: a longer one is refused without unpacking it all.
+    data = _decompress(text, what, min(MAX_FILE_BYTES, length * kind.itemsize + 1))
     if len(data) % kind.itemsize:
         raise SolverError(f"malformed solution: {what} is not an array of {kind}")
     array = np.frombuffer(data, kind).astype(dtype)
