@@ -36,9 +36,13 @@ export function engineStatus(view) {
   return view.observation ? view.observation.status_text : "";
 }
 
-/** The status line: whose turn, then the engine's own words when they add something. */
+/** The status line: whose turn, then the engine's own words when they add something; once
+ * the game is over, only the result and why. */
 export function statusLine(view) {
   const turn = turnText(view);
+  // An ending outside the engine (resignation, agreement, time, forfeit) leaves the engine's
+  // position in play ("White to move"): its words would contradict the result.
+  if (view.status === "finished" && view.ending) return `${turn} · ${endingReason(view)}`;
   const engine = engineStatus(view);
   if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
   if (engine.toLowerCase().startsWith(turn.toLowerCase())) return engine;
@@ -51,6 +55,26 @@ export function resultTitle(view) {
   if (view.result === "1-0") return `${cap(view.players[0])} wins`;
   if (view.result === "0-1") return `${cap(view.players[1])} wins`;
   return "Draw";
+}
+
+/** Why a game ended outside the engine's rules, from the view's `ending` (data, not text). */
+export function endingReason(view) {
+  const loser = view.result === "1-0" ? 1 : 0;
+  const reasons = {
+    resignation: () => `${cap(view.players[loser])} resigned`,
+    agreement: () => "agreed by both players",
+    timeout: () => `${cap(view.players[loser])} ran out of time`,
+    forfeit: () => "the engine forfeited",
+  };
+  return view.ending in reasons ? reasons[view.ending]() : "";
+}
+
+/** The result card's line under the title: why the game ended, in a sentence. */
+export function endingDetail(view) {
+  if (view.ending === "forfeit") return `The engine forfeits: ${view.ending_detail}`;
+  if (view.ending === "agreement") return "Drawn by agreement.";
+  if (view.ending) return `${endingReason(view)}.`;
+  return engineStatus(view);
 }
 
 export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);

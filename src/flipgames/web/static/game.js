@@ -7,7 +7,7 @@
 
 import { ApiError, LiveMatch, api, copyText, matchIdFromPath } from "./api.js";
 import {
-  cap, engineStatus, findMatch, hideToast, historyDelta, loadBoard, rememberMatch, renderMoves,
+  cap, endingDetail, findMatch, hideToast, historyDelta, loadBoard, rememberMatch, renderMoves,
   renderPlayers, resultTitle, statusLine, toast,
 } from "./common.js";
 import { valueClass, valueText } from "./boards/svg.js";
@@ -85,8 +85,10 @@ async function show(next, { force = false } = {}) {
   let delta = historyDelta(view ? view.moves : null, next.moves);
   const first = !view;
   const moved = !first && positionKey(view) !== positionKey(next);
+  const declined = !first && ownOfferDeclined(view, next);
   view = next;
   if (first) await setUp();
+  if (declined) toast("Your draw offer was declined.", "info");
   if (moved) forgetHelp();
   if (moved && lookback) {
     lookback = null; // the game went on: show it
@@ -96,6 +98,14 @@ async function show(next, { force = false } = {}) {
   draw(delta);
   if ($("analysis-toggle").checked && view.assist) requestAnalysis();
   awaitComputer();
+}
+
+/** This page's draw offer is gone and the game goes on: the other player declined it (by
+ * answering, or by moving instead). */
+function ownOfferDeclined(before, after) {
+  const mine = Boolean(token) && before.draw_offer !== null && before.draw_offer !== undefined
+    && before.draw_offer === before.seat;
+  return mine && after.status !== "finished" && (after.draw_offer === null || after.draw_offer === undefined);
 }
 
 /** Drop every piece of help given for an earlier position. */
@@ -164,7 +174,7 @@ function draw(delta = { fresh: [], reverse: false }) {
   $("result").hidden = !over || resultClosed;
   if (over) {
     $("result-title").textContent = resultTitle(view);
-    $("result-detail").textContent = engineStatus(view);
+    $("result-detail").textContent = endingDetail(view);
     const lines = boardModule.resultLines ? boardModule.resultLines(view) : [];
     $("result-lines").replaceChildren(...lines.map((text) => {
       const item = document.createElement("li");
@@ -172,17 +182,6 @@ function draw(delta = { fresh: [], reverse: false }) {
       return item;
     }));
     $("result-lines").hidden = lines.length === 0;
-    if (view.ending === "resignation") {
-      const loser = view.result === "1-0" ? 1 : 0;
-      $("result-detail").textContent = `${cap(view.players[loser])} resigned.`;
-    } else if (view.ending === "agreement") {
-      $("result-detail").textContent = "Drawn by agreement.";
-    } else if (view.ending === "timeout") {
-      const loser = view.result === "1-0" ? 1 : 0;
-      $("result-detail").textContent = `${cap(view.players[loser])} ran out of time.`;
-    } else if (view.ending === "forfeit") {
-      $("result-detail").textContent = `The engine forfeits: ${view.ending_detail}`;
-    }
     renderRematch();
     $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
     $("record-link").href = api.recordUrl(id);
@@ -245,15 +244,25 @@ function renderOffer() {
   if (theirs) $("draw-offer-text").textContent = `${cap(view.players[view.draw_offer])} offers a draw.`;
 }
 
-/** Rematch: ask for one, or join the one the other player asked for. */
+/** Rematch: ask for one, or join the one the other player asked for; a spectator gets the
+ * rematch's spectator link to follow it. */
 function renderRematch() {
   const button = $("rematch");
   button.hidden = !token;
+  const watch = $("rematch-watch");
+  if (!token) {
+    $("rematch-note").hidden = !view.rematch;
+    watch.hidden = !view.rematch;
+    $("rematch-note-text").textContent = "One player asked for a rematch (sides swapped).";
+    if (view.rematch) watch.href = `/watch/${encodeURIComponent(view.rematch)}`;
+    return;
+  }
+  watch.hidden = true;
   const mine = findMatch(id);
   const joined = mine && mine.rematch;
   button.textContent = view.rematch && !joined && view.mode === "online" ? "↻ Join the rematch" : "↻ Rematch";
   $("rematch-note").hidden = !(view.rematch && !joined && view.mode === "online");
-  $("rematch-note").textContent = "Your opponent asked for a rematch (sides swapped).";
+  $("rematch-note-text").textContent = "Your opponent asked for a rematch (sides swapped).";
 }
 
 /** Show the position after `count` history entries; the live game goes on meanwhile. */

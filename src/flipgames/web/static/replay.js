@@ -2,7 +2,7 @@
 // the arrow keys, autoplay, and the move list to jump anywhere.
 
 import { api, matchIdFromPath } from "./api.js";
-import { engineStatus, loadBoard, renderMoves, renderPlayers, resultTitle, toast } from "./common.js";
+import { endingDetail, engineStatus, loadBoard, renderMoves, renderPlayers, resultTitle, toast } from "./common.js";
 
 const id = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -75,8 +75,10 @@ function asViews(match, snapshots) {
 }
 
 async function start() {
+  let match;
   try {
-    const [match, data] = await Promise.all([api.view(id), api.replay(id)]);
+    let data;
+    [match, data] = await Promise.all([api.view(id), api.replay(id)]);
     frames = asViews(match, data.frames);
   } catch (err) {
     $("game-title").textContent = "Replay not available";
@@ -87,8 +89,10 @@ async function start() {
   document.title = `Replay: ${final.title} · flipgames arcade`;
   $("game-title").textContent = `${final.title} · replay`;
   $("rules-link").href = `/rules/${encodeURIComponent(final.game)}`;
-  $("result-title").textContent = resultTitle(final);
-  $("result-detail").textContent = engineStatus(final);
+  // The result is the match's: the last frame is only the engine's position, which a
+  // resignation or an agreed draw leaves in play.
+  $("result-title").textContent = resultTitle(match);
+  $("result-detail").textContent = endingDetail(match);
   $("record-link").href = api.recordUrl(id);
   document.body.dataset.game = final.game;
   boardModule = await loadBoard(final.board);

@@ -203,7 +203,14 @@ export function bestEntry(entries) {
 export function onActivate(node, handler) {
   const activate = (event) => {
     event.stopPropagation();
+    const board = node.ownerSVGElement;
     handler(event);
+    // A step of a turn (a piece picked) redraws the targets and takes the focused one away:
+    // the focus goes on to the first target of the next step instead of falling to the page.
+    if (board && board.isConnected && !board.contains(document.activeElement)) {
+      const next = board.querySelector(".targets .target:not(.source)") || board.querySelector(".targets .target");
+      if (next) next.focus();
+    }
   };
   node.addEventListener("click", activate);
   node.addEventListener("keydown", (event) => {

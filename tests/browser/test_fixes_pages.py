@@ -1,0 +1,143 @@
+"""Issue 24, the pages' part: what a new player ran into, each checked by mouse (and by the
+keyboard where the keyboard is the point).
+
+The status bar after an ending outside the engine's rules, spectators and a rematch, a declined
+draw offer, the focus after picking a piece, the words of the puzzle and rules pages, the
+puzzle page before its position arrives, the record's file name, "My games" and the new-game
+dialog on a laptop and a phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, match, open_match
+
+#: The element with the focus, described for an assertion message.
+FOCUSED = (
+    "() => { const e = document.activeElement;"
+    " return e ? `${e.tagName} ${e.getAttribute('class') || ''}` : 'none'; }"
+)
+
+#: From now on, keep every message the page's toast shows in ``window.toastsShown``.
+TOASTS_SHOWN = """() => {
+  const box = document.getElementById('toast');
+  window.toastsShown = [];
+  new MutationObserver(() => window.toastsShown.push(box.textContent))
+    .observe(box, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.fixture
+def two(browser: Any, arcade: str) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """An online FlipFlop 3x3 match open in two separate browsers: White's and Black's."""
+    created = create(arcade, "flipflop-3x3", mode="online")
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
+    white, black = (c.new_page() for c in contexts)
+    white.goto(arcade + created["links"]["play"])
+    black.goto(arcade + created["links"]["invite"])
+    for page in (white, black):
+        page.wait_for_selector(".board-svg")
+    yield white, black, created
+    for context in contexts:
+        context.close()
+
+
+def test_after_a_resignation_the_status_says_the_result_and_why(page: Any, arcade: str) -> None:
+    """Item 2: "Black wins · White to move" contradicted itself."""
+    created = create(arcade, "flipflop-3x3", mode="local")
+    open_match(page, arcade, created)
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.inner_text("#status-text") == "Black wins · White resigned"
+    assert page.inner_text("#result-detail") == "White resigned."
+    # The replay of the match says why it ended too, not whose turn it would have been.
+    page.click("#replay-link")
+    page.wait_for_selector(".board-svg")
+    page.wait_for_function("() => document.getElementById('result-title').textContent !== ''")
+    assert page.inner_text("#result-title") == "Black wins"
+    assert page.inner_text("#result-detail") == "White resigned."
+
+
+def test_a_declined_draw_offer_is_told_and_an_agreed_draw_says_so(
+    two: tuple[Any, Any, dict[str, Any]],
+) -> None:
+    """Items 2 and 4: the offerer hears of a decline; an agreed draw's status names no mover."""
+    white, black, _ = two
+    white.click("#offer-draw")
+    black.wait_for_selector("#draw-offer:not([hidden])")
+    black.click("#draw-decline")
+    white.wait_for_selector("#toast:not([hidden]):text('Your draw offer was declined')")
+    assert white.inner_text("#offer-draw") == "½ Offer draw"
+    assert black.locator("#toast:text('declined')").count() == 0  # the decliner knows
+    white.click("#offer-draw")
+    black.wait_for_selector("#draw-offer:not([hidden])")
+    white.evaluate(TOASTS_SHOWN)
+    black.click("#draw-accept")
+    for page in (white, black):
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.inner_text("#status-text") == "Draw · agreed by both players"
+    # An accepted offer is not a declined one.
+    assert not [text for text in white.evaluate("window.toastsShown") if "declined" in text]
+
+
+def test_a_spectator_is_told_of_the_rematch_and_can_follow_it(
+    two: tuple[Any, Any, dict[str, Any]], browser: Any, arcade: str
+) -> None:
+    """Item 4: a spectator read "Your opponent asked for a rematch" and had no way to it."""
+    white, black, created = two
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    try:
+        spectator = context.new_page()
+        spectator.goto(arcade + created["links"]["watch"])
+        spectator.wait_for_selector(".board-svg")
+        white.click("#resign")
+        white.click("#resign")
+        spectator.wait_for_selector("#result:not([hidden])")
+        assert spectator.inner_text("#status-text") == "Black wins · White resigned"
+        white.click("#rematch")
+        white.wait_for_url(lambda url: created["id"] not in url)
+        rematch_id = white.url.split("/play/")[1].split("?")[0]
+        spectator.wait_for_selector("#rematch-watch:not([hidden])")
+        note = spectator.inner_text("#rematch-note")
+        assert "opponent" not in note and "rematch" in note
+        # The player still waiting is asked to join, in a player's words.
+        black.wait_for_selector("#rematch-note:not([hidden])")
+        assert "Your opponent asked for a rematch" in black.inner_text("#rematch-note")
+        assert black.locator("#rematch-watch").is_hidden()
+        spectator.click("#rematch-watch")
+        spectator.wait_for_url(f"**/watch/{rematch_id}")
+        spectator.wait_for_selector(".board-svg")
+        assert match(arcade, rematch_id)["status"] == "playing"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "first_step"),
+    [("flipflop-3x3", ".targets .target.source"), ("flipfour", ".drop-choice")],
+)
+def test_after_picking_a_piece_the_focus_moves_to_its_first_target(
+    page: Any, arcade: str, game: str, first_step: str
+) -> None:
+    """Item 5: the focus fell to the page's body once a piece was picked."""
+    created = create(arcade, game, mode="local")
+    open_match(page, arcade, created)
+    # By mouse: pick a piece (or a face to drop), and the keyboard is ready on its targets.
+    page.locator(first_step).first.click()
+    page.wait_for_selector(FINAL_TARGETS)
+    on_first = f"() => document.activeElement === document.querySelector({FINAL_TARGETS!r})"
+    assert page.evaluate(on_first), page.evaluate(FOCUSED)
+    # By keyboard, on a fresh page: pick with Enter, then play the focused target with Enter.
+    page.reload()
+    page.wait_for_function(MY_TURN_OR_OVER)
+    page.locator(first_step).first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(FINAL_TARGETS)
+    assert page.evaluate(on_first), page.evaluate(FOCUSED)
+    page.keyboard.press("Enter")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    assert match(arcade, created["id"])["ply"] == 1
