@@ -2,7 +2,11 @@
 // each player's gear box (N, 1, 2, 3, C2, C3) and the two spinners showing the last spin.
 // The player to move shifts with the gear buttons; the server spins.
 
+import { cap } from "../common.js";
+import { boardStyles } from "./styles.js";
 import { describeTurns as turnsOf, el, label, valueClass, valueText } from "./svg.js";
+
+await boardStyles("checkered-flag.css");
 
 const W = 680;
 const H = 420;
@@ -12,7 +16,6 @@ const CX = W / 2;
 const CY = 210;
 const LANE = 13;
 const GEARS = ["C3", "C2", "N", "1", "2", "3"];
-const SYMBOLS = ["▲", "●"];
 const PERIMETER = 2 * STRAIGHT + 2 * Math.PI * RADIUS;
 
 /** Point and heading (degrees) at distance `s` along the loop, from the start line. */
@@ -75,14 +78,29 @@ export const legend =
 
 const DRIVING = new Set(["1", "2", "3"]);
 
+/** A car seen from above in `player`'s colour, pointing along the track; `attrs` go on its group. */
+function carShape(player, attrs = {}) {
+  const { class: extra = "", ...rest } = attrs;
+  return el("g", { class: `car player-${player} ${extra}`.trim(), ...rest }, [
+    el("g", { class: "car-body" }, [
+      el("rect", { class: "wheel", x: -11, y: -9, width: 7, height: 4, rx: 1 }),
+      el("rect", { class: "wheel", x: 5, y: -9, width: 7, height: 4, rx: 1 }),
+      el("rect", { class: "wheel", x: -11, y: 5, width: 7, height: 4, rx: 1 }),
+      el("rect", { class: "wheel", x: 5, y: 5, width: 7, height: 4, rx: 1 }),
+      el("path", { class: "hull", d: "M-14 -6 L8 -6 Q16 -4 16 0 Q16 4 8 6 L-14 6 Z" }),
+      el("rect", { class: "cockpit", x: -4, y: -3, width: 8, height: 6, rx: 2 }),
+    ]),
+  ]);
+}
+
 export function createBoard(host, ctx) {
-  const svg = el("svg", { class: "board-svg race", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "race track" });
+  const svg = el("svg", { class: "board-svg cf-board", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "race track" });
   const trackGroup = el("g", { class: "track" });
   const carGroup = el("g", { class: "cars" });
   const infield = el("g", { class: "infield" });
   svg.append(trackGroup, infield, carGroup);
   const buttons = document.createElement("div");
-  buttons.className = "gear-buttons";
+  buttons.className = "cf-gears";
   host.replaceChildren(svg, buttons);
   let built = null;
   let cars = [];
@@ -141,8 +159,8 @@ export function createBoard(host, ctx) {
     for (const [name, x, side] of [["A", CX - 70, -1], ["B", CX + 70, 1]]) {
       const list = faces[name];
       const r = 46;
-      const dial = el("g", { class: `spinner spinner-${name}`, transform: `translate(${x} ${CY - 62})`, "data-spinner": name });
-      dial.append(el("circle", { class: "dial", r }));
+      const dial = el("g", { class: `cf-dial cf-dial-${name}`, transform: `translate(${x} ${CY - 62})`, "data-spinner": name });
+      dial.append(el("circle", { class: "dial-face", r }));
       list.forEach((face, i) => {
         const a0 = (2 * Math.PI * i) / list.length - Math.PI / 2;
         const a1 = (2 * Math.PI * (i + 1)) / list.length - Math.PI / 2;
@@ -154,7 +172,7 @@ export function createBoard(host, ctx) {
         dial.append(label((r * 0.7 * Math.cos(mid)).toFixed(1), (r * 0.7 * Math.sin(mid)).toFixed(1), String(face), "face-number"));
       });
       const arrow = el("g", { class: "arrow" }, [el("path", { d: "M-5 0 L0 -46 L5 0 Z" }), el("circle", { r: 7 })]);
-      dial.append(arrow, label(0, r + 14, `Spinner ${name}`, "spinner-name"));
+      dial.append(arrow, label(0, r + 14, `Spinner ${name}`, "dial-name"));
       dial.append(el("circle", { class: "result-badge", cx: side * (r + 24), cy: 0, r: 20 }));
       const result = label(side * (r + 24), 1, "", "spin-result");
       dial.append(result);
@@ -164,7 +182,8 @@ export function createBoard(host, ctx) {
     boxes = [0, 1].map((player) => {
       const y = CY + 24 + player * 38;
       const box = el("g", { class: `gearbox player-${player}`, transform: `translate(${CX - 150} ${y})`, "data-gearbox": player });
-      box.append(label(0, 0, SYMBOLS[player], `car-symbol player-${player}`));
+      // The box's car is the one on the track (same shape, same colour), not a symbol.
+      box.append(carShape(player, { class: "box-car", transform: "translate(6 0)" }));
       const circles = {};
       GEARS.forEach((gear, i) => {
         const g = el("g", { class: `gear gear-${gear}`, transform: `translate(${48 + i * 42} 0)`, "data-gear-circle": gear });
@@ -180,16 +199,7 @@ export function createBoard(host, ctx) {
   function buildCars() {
     carGroup.replaceChildren();
     cars = [0, 1].map((player) => {
-      const car = el("g", { class: `car player-${player}`, "data-car": player }, [
-        el("g", { class: "car-body" }, [
-          el("rect", { class: "wheel", x: -11, y: -9, width: 7, height: 4, rx: 1 }),
-          el("rect", { class: "wheel", x: 5, y: -9, width: 7, height: 4, rx: 1 }),
-          el("rect", { class: "wheel", x: -11, y: 5, width: 7, height: 4, rx: 1 }),
-          el("rect", { class: "wheel", x: 5, y: 5, width: 7, height: 4, rx: 1 }),
-          el("path", { class: "hull", d: "M-14 -6 L8 -6 Q16 -4 16 0 Q16 4 8 6 L-14 6 Z" }),
-          el("rect", { class: "cockpit", x: -4, y: -3, width: 8, height: 6, rx: 2 }),
-        ]),
-      ]);
+      const car = carShape(player, { "data-car": player });
       carGroup.append(car);
       return { node: car, distance: null };
     });
@@ -270,7 +280,7 @@ export function createBoard(host, ctx) {
       if (crashed) {
         node.classList.add("crashed");
         const name = view.players[player] || `player ${player + 1}`;
-        const text = `${name} ${SYMBOLS[player]} crashed on space ${car.space}: gear box to ${car.gear}`;
+        const text = `${cap(name)}'s car crashed on space ${car.space}: gear box to ${car.gear}`;
         if (ctx.announce) ctx.announce(text);
       } else if (gears && gears[player] !== car.gear) {
         node.classList.remove("crashed");

@@ -5,6 +5,9 @@
 import { CELL, GridBoard, MARGIN } from "./grid.js";
 import { el, label, valueClass } from "./svg.js";
 import { cap } from "../common.js";
+import { boardStyles } from "./styles.js";
+
+await boardStyles("flip-switch.css");
 
 // A flip's revealed shape is a chance move: it joins the flip's turn in the move list.
 export { describeTurns } from "./svg.js";
@@ -53,6 +56,7 @@ export function createBoard(host, ctx) {
       flipped: false,
       below: TRAY,
       title: "Flip Switch board",
+      boardClass: "fs-board",
       onPick: pick,
       onBackground: () => select(null),
     });

@@ -3,7 +3,10 @@
 // computed or parsed here.
 
 import { GridBoard, makeFacePiece, setFace } from "./grid.js";
+import { boardStyles } from "./styles.js";
 import { bestEntry, el, replayMoves } from "./svg.js";
+
+await boardStyles("flipflop.css");
 
 export { describeTurns } from "./svg.js";
 
@@ -22,6 +25,7 @@ export function createBoard(host, ctx) {
       size: obs.size,
       flipped: ctx.seat === 1,
       title: `${obs.size}x${obs.size} FlipFlop board`,
+      boardClass: "ff-board",
       squareClass: (sq) => (sq === goals.White ? "goal goal-white" : sq === goals.Black ? "goal goal-black" : ""),
       onPick: pick,
       onBackground: () => select(null),

@@ -2,7 +2,10 @@
 // square) or click a piece on the board and one of its targets. Four in a line wins.
 
 import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
+import { boardStyles } from "./styles.js";
 import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
+
+await boardStyles("flipfour.css");
 
 export { describeTurns } from "./svg.js";
 
@@ -29,6 +32,7 @@ export function createBoard(host, ctx) {
       flipped: ctx.seat === 1,
       below: TRAY,
       title: "FlipFour board",
+      boardClass: "f4-board",
       onPick: pick,
       onBackground: () => choose(null),
     });

@@ -13,14 +13,15 @@ export const MARGIN = 34;
 export class GridBoard {
   /**
    * `below` adds room under the board (for a tray of pieces in hand); `squareClass(square)`
-   * names extra classes per square (goals, light/dark).
+   * names extra classes per square (goals, light/dark); `boardClass` is the board module's root
+   * class, which its stylesheet's rules start from ("ff-board").
    */
-  constructor(host, { size, flipped = false, onPick, onBackground, below = 0, squareClass, title }) {
+  constructor(host, { size, flipped = false, onPick, onBackground, below = 0, squareClass, title, boardClass }) {
     this.size = size;
     this.flipped = flipped;
     const side = size * CELL + 2 * MARGIN;
     this.svg = el("svg", {
-      class: "board-svg",
+      class: `board-svg ${boardClass}`,
       viewBox: `0 0 ${side} ${side + below}`,
       // A labelled group, not an image: it holds the clickable (focusable) targets.
       role: "group",

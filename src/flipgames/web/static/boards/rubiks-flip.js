@@ -4,7 +4,10 @@
 // ({text, to, colour, flip: null or {from, to}}).
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
+import { boardStyles } from "./styles.js";
 import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
+
+await boardStyles("rubiks-flip.css");
 
 export { describeTurns } from "./svg.js";
 
@@ -42,6 +45,7 @@ export function createBoard(host, ctx) {
       flipped: false,
       below: TRAY,
       title: "Rubik's Flip board",
+      boardClass: "rf-board",
       onPick: pick,
       onBackground: () => reset(),
     });
