@@ -9,11 +9,14 @@ dialog on a laptop and a phone.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, match, open_match
+from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, match, open_match, start_from_lobby
 
 #: The element with the focus, described for an assertion message.
 FOCUSED = (
@@ -141,3 +144,83 @@ def test_after_picking_a_piece_the_focus_moves_to_its_first_target(
     page.keyboard.press("Enter")
     page.wait_for_function(MY_TURN_OR_OVER)
     assert match(arcade, created["id"])["ply"] == 1
+
+
+def test_the_record_downloads_under_the_games_name_and_the_day(page: Any, arcade: str) -> None:
+    """Item 8: every download was called record.json."""
+    created = create(arcade, "flipfour", mode="local")
+    open_match(page, arcade, created)
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    today = page.evaluate("() => new Date().toLocaleDateString('sv')")  # 2026-12-02
+    with page.expect_download() as download:
+        page.click("#record-link")
+    assert download.value.suggested_filename == f"flipfour-{today}.json"
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == "flipfour"
+    # The replay page's download is named the same way.
+    page.click("#replay-link")
+    page.wait_for_selector(".board-svg")
+    with page.expect_download() as again:
+        page.click("#record-link")
+    assert again.value.suggested_filename == f"flipfour-{today}.json"
+
+
+def test_my_games_says_who_won_from_the_players_side(page: Any, arcade: str) -> None:
+    """Item 8: "My games" said "finished 0-1"."""
+    start_from_lobby(page, arcade, "flipflop-3x3", "ai", level="easy", seat="0")
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    created = create(arcade, "flipflop-3x3", mode="local")
+    page.goto(arcade + created["links"]["play"])
+    page.wait_for_selector(".board-svg")
+    page.click("#resign")  # White, to move, resigns: Black won on this shared screen
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    page.click("a.button:text('New game')")
+    page.wait_for_selector("#my-games li")
+    games = page.locator("#my-games li").all_inner_texts()
+    assert games[0] == "FlipFlop 3x3 same screen · Black won · replay", games
+    assert games[1] == "FlipFlop 3x3 vs computer · You lost · replay", games
+
+
+def start_in_sight(page: Any) -> bool:
+    """The dialog's Start button is on screen and not covered or scrolled away."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const start = document.getElementById('start');
+              const box = start.getBoundingClientRect();
+              const x = box.left + box.width / 2, y = box.top + box.height / 2;
+              const shown = box.bottom <= innerHeight && box.top >= 0;
+              return shown && start.contains(document.elementFromPoint(x, y));
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", [(1100, 800), (390, 740)], ids=["laptop", "phone"])
+def test_flip_switch_dialog_keeps_start_in_sight_with_rules_folded(
+    browser: Any, arcade: str, viewport: tuple[int, int]
+) -> None:
+    """Item 8: Flip Switch's nine rule options pushed Start below the fold."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(arcade + "/")
+        page.get_by_role("button", name="Play Flip Switch", exact=True).click()
+        page.wait_for_selector("#new-game[open]")
+        assert start_in_sight(page)
+        assert page.locator("[name='option:lines']").is_hidden()
+        # The options are one click away, and they still count.
+        page.click("#advanced-rules summary")
+        page.select_option("[name='option:lines']", "edges")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/play/[^/?]+\?token="))
+        match_id = page.url.split("/play/")[1].split("?")[0]
+        assert match(arcade, match_id)["options"]["lines"] == "edges"
+    finally:
+        context.close()

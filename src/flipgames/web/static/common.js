@@ -77,6 +77,22 @@ export function endingDetail(view) {
   return engineStatus(view);
 }
 
+/** The name a downloaded record is saved under: the game and the day, e.g.
+ * "flipfour-2026-12-02.json" (the local date, as the player's calendar shows it). */
+export function recordFileName(game, day = new Date()) {
+  const two = (n) => String(n).padStart(2, "0");
+  return `${game}-${day.getFullYear()}-${two(day.getMonth() + 1)}-${two(day.getDate())}.json`;
+}
+
+/** A finished match in "My games", from the player's side: "You won", "You lost", "Draw";
+ * on a shared screen, who won ("White won"). */
+export function outcomeText({ result, seat = null, players = null }) {
+  const winner = { "1-0": 0, "0-1": 1 }[result];
+  if (winner === undefined) return "Draw";
+  if (seat === 0 || seat === 1) return winner === seat ? "You won" : "You lost";
+  return players ? `${cap(players[winner])} won` : "Finished";
+}
+
 export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 /** Whose turn, seen from this page's seat ("Your move", "Black to move", ...). */

@@ -7,8 +7,8 @@
 
 import { ApiError, LiveMatch, api, copyText, matchIdFromPath } from "./api.js";
 import {
-  cap, endingDetail, findMatch, hideToast, historyDelta, loadBoard, rememberMatch, renderMoves,
-  renderPlayers, resultTitle, statusLine, toast,
+  cap, endingDetail, findMatch, hideToast, historyDelta, loadBoard, recordFileName, rememberMatch,
+  renderMoves, renderPlayers, resultTitle, statusLine, toast,
 } from "./common.js";
 import { valueClass, valueText } from "./boards/svg.js";
 import { createClocks } from "./clock.js";
@@ -185,7 +185,11 @@ function draw(delta = { fresh: [], reverse: false }) {
     renderRematch();
     $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
     $("record-link").href = api.recordUrl(id);
-    rememberMatch({ id, result: view.result });
+    $("record-link").download = recordFileName(view.game);
+    // Only a player's own matches go to "My games", with their seat to say who won.
+    if (token) {
+      rememberMatch({ id, result: view.result, seat: view.mode === "local" ? null : view.seat, players: view.players });
+    }
   }
   const playing = Boolean(token) && !over;
   $("resign").hidden = !playing;

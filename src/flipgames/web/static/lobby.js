@@ -3,7 +3,7 @@
 // as GET /api/games describes them; and the matches this browser has played.
 
 import { api } from "./api.js";
-import { ART, cap, myMatches, rememberMatch } from "./common.js";
+import { ART, cap, myMatches, outcomeText, rememberMatch } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
 let games = [];
@@ -106,10 +106,12 @@ function openDialog(game) {
     return o;
   }));
   const fieldset = $("options");
-  fieldset.replaceChildren(fieldset.querySelector("legend") || document.createElement("legend"));
-  fieldset.querySelector("legend").textContent = "Rules";
+  fieldset.replaceChildren(fieldset.querySelector("legend"));
   for (const opt of game.options) fieldset.append(option(opt));
-  fieldset.hidden = game.options.length === 0;
+  // Rule options are for players who know the game: folded away, so that Start stays in
+  // sight (Flip Switch has nine of them).
+  $("advanced-rules").hidden = game.options.length === 0;
+  $("advanced-rules").open = false;
   syncMode();
   $("new-game").showModal();
 }
@@ -183,7 +185,7 @@ function listMine() {
     const detail = document.createElement("span");
     detail.className = "muted";
     const mode = { ai: "vs computer", online: "vs friend", local: "same screen" }[match.mode] || "";
-    detail.textContent = ` ${mode} · ${done ? `finished ${match.result} · replay` : "in progress · continue"}`;
+    detail.textContent = ` ${mode} · ${done ? `${outcomeText(match)} · replay` : "in progress · continue"}`;
     item.append(link, detail);
     return item;
   }));

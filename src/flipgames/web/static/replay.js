@@ -2,7 +2,9 @@
 // the arrow keys, autoplay, and the move list to jump anywhere.
 
 import { api, matchIdFromPath } from "./api.js";
-import { endingDetail, engineStatus, loadBoard, renderMoves, renderPlayers, resultTitle, toast } from "./common.js";
+import {
+  endingDetail, engineStatus, loadBoard, recordFileName, renderMoves, renderPlayers, resultTitle, toast,
+} from "./common.js";
 
 const id = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -94,6 +96,7 @@ async function start() {
   $("result-title").textContent = resultTitle(match);
   $("result-detail").textContent = endingDetail(match);
   $("record-link").href = api.recordUrl(id);
+  $("record-link").download = recordFileName(match.game);
   document.body.dataset.game = final.game;
   boardModule = await loadBoard(final.board);
   board = boardModule.createBoard($("board"), { seat: null, onAction: () => toast("This is a replay.") });
