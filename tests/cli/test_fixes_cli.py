@@ -11,7 +11,13 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import flipgames
+from flipgames import make
+from flipgames.core.errors import FlipgamesError
+from flipgames.core.record import MAX_RECORD_BYTES, dumps_record, make_record
+from flipgames.core.registry import game_names
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -197,3 +203,74 @@ def test_solve_rebuilds_a_cache_file_nested_too_deep_with_one_warning(tmp_path: 
         "solution; rebuilding"
         for path in files
     ]
+
+
+# -- item 17: bounded records, bounded quotes --------------------------------------------------
+
+
+def _one_error_line(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr[:2000]
+    assert lines[0].startswith("flipgames: error: ")
+    return lines[0]
+
+
+def _flipgames(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "flipgames", *argv], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_replay_of_an_endless_file_stops_at_the_bound() -> None:
+    line = _one_error_line(_flipgames("replay", "/dev/zero"))
+    assert (
+        line == "flipgames: error: record '/dev/zero' is larger than 1 MiB: no record is that long"
+    )
+
+
+def test_replay_of_a_record_past_the_bound_is_refused(tmp_path: Path) -> None:
+    record = make_record(make("flipflop-3x3").new_initial_state())
+    record["padding"] = " " * MAX_RECORD_BYTES
+    path = tmp_path / "big.json"
+    path.write_text(dumps_record(record))
+    assert "larger than 1 MiB" in _one_error_line(_flipgames("replay", str(path)))
+
+
+def test_a_huge_action_is_quoted_short(tmp_path: Path) -> None:
+    record = make_record(make("flipflop-3x3").new_initial_state())
+    record["actions"] = ["b1xb3", "z" * 900_000]
+    path = tmp_path / "huge-action.json"
+    path.write_text(dumps_record(record))
+    line = _one_error_line(_flipgames("replay", str(path)))
+    assert line.startswith("flipgames: error: action 2 ('zzzz")
+    assert "(900,000 characters)" in line
+    assert len(line) < 500
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["perft", "flipflop", "2", "--moves", "q" * 100_000],
+        ["rules", "checkered-flag", "-o", "laps=" + "9x" * 50_000],
+        ["rules", "flip-switch", "-o", "w" * 100_000 + "=1"],
+        ["rules", "g" * 100_000],
+    ],
+    ids=["moves", "option-value", "option-name", "game"],
+)
+def test_bad_input_is_quoted_short_on_the_command_line(argv: list[str]) -> None:
+    line = _one_error_line(_flipgames(*argv))
+    assert len(line) < 500
+    assert "characters)" in line
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_quotes_a_huge_action_short(name: str) -> None:
+    state = make(name).new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    with pytest.raises(FlipgamesError) as caught:
+        state.parse_action("x" * 1_000_000)
+    assert len(str(caught.value)) < 500
+    assert "(1,000,000 characters)" in str(caught.value)

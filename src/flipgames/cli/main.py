@@ -32,11 +32,11 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
 from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
-from flipgames.core.errors import FlipgamesError, RecordError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
 from flipgames.core.progress import Progress
-from flipgames.core.record import dumps_record, make_record, replay_record
+from flipgames.core.record import dumps_record, make_record, read_record, replay_record
 from flipgames.core.registry import game_class, game_names, make
 from flipgames.solvers import catalog
 from flipgames.solvers.perft import perft
@@ -64,7 +64,7 @@ def _apply_moves(state: State, moves: str | None) -> State:
         try:
             state = state.apply(state.parse_action(text))
         except FlipgamesError as exc:
-            raise FlipgamesError(f"--moves action {index + 1} ({text!r}): {exc}") from exc
+            raise FlipgamesError(f"--moves action {index + 1} ({quote(text)}): {exc}") from exc
     return state
 
 
@@ -177,11 +177,7 @@ def _save_record(path: Path, text: str) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        data = Path(args.file).read_bytes()
-    except OSError as exc:
-        raise RecordError(f"cannot read record {args.file!r}: {exc.strerror}") from None
-    final = replay_record(data)
+    final = replay_record(read_record(args.file))
     game = final.game
     state = game.new_initial_state()
     print(f"{game.title} {dict(game.options)}")

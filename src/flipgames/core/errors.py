@@ -6,6 +6,31 @@ can catch one root and translate it. Each message quotes the bad input and says 
 
 from __future__ import annotations
 
+#: About how many characters of bad input an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters: a message
+    names what was wrong, never all of a huge input (a 50 MB action, a record of NULs).
+
+    >>> quote("b1xb3")
+    "'b1xb3'"
+    >>> quote("abc" * 1_000_000, limit=10)
+    "'abcabcabc... (3,000,000 characters)"
+    >>> print(quote(bytes(50), limit=10))
+    b'\\x00\\x00... (50 bytes)
+    >>> quote(list(range(100)), limit=12)
+    '[0, 1, 2, 3,... (390 characters)'
+    """
+    whole = len(value) if isinstance(value, str | bytes) else None
+    # Text is cut before repr: the repr of a 50 MB action is 50 MB.
+    text = repr(value[:limit] if isinstance(value, str | bytes) else value)
+    if len(text) <= limit + 2 and (whole is None or whole <= limit):
+        return text
+    unit = "bytes" if isinstance(value, bytes) else "characters"
+    return f"{text[:limit]}... ({whole if whole is not None else len(text):,} {unit})"
+
 
 class FlipgamesError(Exception):
     """Root of every error flipgames raises on bad input."""

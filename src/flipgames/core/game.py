@@ -42,7 +42,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from flipgames.core.errors import IllegalActionError, NotationError, RecordError
+from flipgames.core.errors import IllegalActionError, NotationError, RecordError, quote
 from flipgames.core.options import FrozenOptions, Option, resolve_options
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ class Game(ABC):
         for index, text in enumerate(actions):
             if not isinstance(text, str):
                 raise RecordError(
-                    f"action {index + 1} is {text!r}, not a string in notation",
+                    f"action {index + 1} is {quote(text)}, not a string in notation",
                     index=index,
                     action=repr(text),
                 )
@@ -181,7 +181,7 @@ class Game(ABC):
                 state = state.apply(state.parse_action(text))
             except (NotationError, IllegalActionError) as exc:
                 raise RecordError(
-                    f"action {index + 1} ({text!r}) does not replay: {exc}",
+                    f"action {index + 1} ({quote(text)}) does not replay: {exc}",
                     index=index,
                     action=text,
                 ) from exc
@@ -250,7 +250,7 @@ class State(ABC):
     def apply(self, action: int) -> State:
         """Return the state after ``action``; raise :class:`IllegalActionError` if illegal."""
         if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"action must be an integer id, got {action!r}")
+            raise IllegalActionError(f"action must be an integer id, got {quote(action)}")
         if action not in self.legal_actions():
             if self.is_terminal():
                 raise IllegalActionError("the game is over: no action is legal")
@@ -348,7 +348,7 @@ class State(ABC):
         ):
             raise ValueError(
                 f"a viewer is a player 0 to {self.game.num_players - 1} or None (a spectator), "
-                f"not {player!r}"
+                f"not {quote(player)}"
             )
 
     def status_code(self) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from flipgames.core.errors import NotationError
+from flipgames.core.errors import NotationError, quote
 
 # Explicit ASCII classes: ``\d`` would also accept other scripts' digits.
 _SQUARE = re.compile(r"([a-z])([0-9]{1,2})")
@@ -63,7 +63,7 @@ class Grid:
             if self.in_bounds(file, rank):
                 return self.square(file, rank)
         raise NotationError(
-            f"no square {text!r} on the {self.size}x{self.size} board: squares run a1 to "
+            f"no square {quote(text)} on the {self.size}x{self.size} board: squares run a1 to "
             f"{self.names[-1]}"
         )
 

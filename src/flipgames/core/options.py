@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from flipgames.core.errors import OptionError
+from flipgames.core.errors import OptionError, quote
 
 OptionValue = str | int
 
@@ -65,7 +65,7 @@ class Option:
         return value
 
     def _bad(self, raw: object) -> str:
-        return f"bad value {raw!r} for option {self.name!r}: allowed {self.allowed()}"
+        return f"bad value {quote(raw)} for option {self.name!r}: allowed {self.allowed()}"
 
 
 class FrozenOptions(dict[str, OptionValue]):
@@ -112,7 +112,7 @@ def resolve_options(spec: tuple[Option, ...], given: Mapping[str, object] | None
     unknown = sorted(set(given) - set(known))
     if unknown:
         names = ", ".join(known) or "none"
-        raise OptionError(f"unknown option {unknown[0]!r}: this game's options are {names}")
+        raise OptionError(f"unknown option {quote(unknown[0])}: this game's options are {names}")
     return FrozenOptions(
         {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}
     )
@@ -128,6 +128,6 @@ def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise OptionError(f"malformed option {pair!r}: write name=value, e.g. laps=2")
+            raise OptionError(f"malformed option {quote(pair)}: write name=value, e.g. laps=2")
         result[name.strip()] = value.strip()
     return result

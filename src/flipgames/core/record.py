@@ -21,13 +21,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flipgames.core.errors import FlipgamesError, RecordError
+from flipgames.core.errors import FlipgamesError, RecordError, quote
 from flipgames.core.game import JSON, State
 from flipgames.core.registry import make
 
 FORMAT = "flipgames-record"
 VERSION = 1
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+#: The largest record read: 1 MiB holds some 100,000 actions in notation, far beyond any
+#: game played here; a reader stops there (``flipgames replay /dev/zero`` ends at once).
+MAX_RECORD_BYTES = 2**20
+TOO_LARGE = "no record is that long"
 
 
 def make_record(state: State, seed: int | None = None) -> JSON:
@@ -43,12 +48,30 @@ def make_record(state: State, seed: int | None = None) -> JSON:
     }
 
 
+def read_record(path: str) -> bytes:
+    """The bytes of the record file ``path``, reading no more than :data:`MAX_RECORD_BYTES`
+    (and one byte to tell a larger file); :class:`RecordError` if it cannot be read or is
+    larger."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read record {quote(path)}: {exc.strerror}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(
+            f"record {quote(path)} is larger than {MAX_RECORD_BYTES // 2**20} MiB: {TOO_LARGE}"
+        )
+    return data
+
+
 def dumps_record(record: Mapping[str, Any]) -> str:
     """Serialise a record as indented JSON text."""
     return json.dumps(record, indent=2) + "\n"
 
 
 def _load_json(data: str | bytes | Mapping[str, Any], what: str) -> Mapping[str, Any]:
+    if isinstance(data, str | bytes) and len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{what} is larger than {MAX_RECORD_BYTES // 2**20} MiB: {TOO_LARGE}")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -75,7 +98,7 @@ def _load_json(data: str | bytes | Mapping[str, Any], what: str) -> Mapping[str,
 def _replay(data: Mapping[str, Any], what: str) -> State:
     for field in ("game", "actions"):
         if field not in data:
-            raise RecordError(f"{what} has no {field!r} field")
+            raise RecordError(f"{what} has no {quote(field)} field")
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError(f"{what}: 'options' must be an object of name: value")
@@ -97,19 +120,19 @@ def replay_record(data: str | bytes | Mapping[str, Any]) -> State:
     """
     record = _load_json(data, "record")
     if record.get("format") != FORMAT:
-        raise RecordError(f"record format must be {FORMAT!r}, got {record.get('format')!r}")
+        raise RecordError(f"record format must be {FORMAT!r}, got {quote(record.get('format'))}")
     if record.get("version") != VERSION:
-        raise RecordError(f"record version must be {VERSION}, got {record.get('version')!r}")
+        raise RecordError(f"record version must be {VERSION}, got {quote(record.get('version'))}")
     seed = record.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError(f"record seed must be an integer or null, got {seed!r}")
+        raise RecordError(f"record seed must be an integer or null, got {quote(seed)}")
     state = _replay(record, "record")
     claimed = record.get("result", state.result())
     if claimed not in RESULTS:
-        raise RecordError(f"record result {claimed!r} is not one of {', '.join(RESULTS)}")
+        raise RecordError(f"record result {quote(claimed)} is not one of {', '.join(RESULTS)}")
     if claimed != state.result():
         raise RecordError(
-            f"record says the result is {claimed!r} but its actions end in {state.result()!r}"
+            f"record says the result is {quote(claimed)} but its actions end in {state.result()!r}"
         )
     return state
 

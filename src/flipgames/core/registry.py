@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 
-from flipgames.core.errors import UnknownGameError
+from flipgames.core.errors import UnknownGameError, quote
 from flipgames.core.game import Game
 
 _ENTRIES: dict[str, str] = {
@@ -41,7 +41,7 @@ def game_class(name: str) -> type[Game]:
         target = _ENTRIES[name]
     except (KeyError, TypeError):
         raise UnknownGameError(
-            f"unknown game {name!r}: known games are {', '.join(_ENTRIES)}"
+            f"unknown game {quote(name)}: known games are {', '.join(_ENTRIES)}"
         ) from None
     module_name, _, class_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), class_name)

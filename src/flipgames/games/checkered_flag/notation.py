@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
-from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.errors import IllegalActionError, NotationError, quote
 from flipgames.games.checkered_flag.tracks import Spinners
 
 #: Phases of a position, as stored in the state (see :mod:`.rules`): the start spin, a gear
@@ -89,10 +89,10 @@ or C2 / N to leave a crash circle), a spin value (e.g. '4'; '2+5' for Spinner A 
 gear) or the start spins of B (e.g. '5:3')
     """
     if not isinstance(text, str):
-        raise NotationError(f"action text must be a string, got {text!r}")
+        raise NotationError(f"action text must be a string, got {quote(text)}")
     match = _TOKEN.fullmatch(text)
     if match is None:
-        raise NotationError(f"malformed action {text!r}: expected {EXPECTED}")
+        raise NotationError(f"malformed action {quote(text)}: expected {EXPECTED}")
     if match["circle"] is not None:
         return Token("circle", (_CIRCLES[match["circle"].upper()],))
     x = int(match["x"])
@@ -177,7 +177,7 @@ class ActionLayout:
     def to_string(self, action: int) -> str:
         """The notation of any id of this layout (ids mean the same in every state)."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < self.size:
-            raise IllegalActionError(f"no action has id {action!r}: ids are 0-{self.size - 1}")
+            raise IllegalActionError(f"no action has id {quote(action)}: ids are 0-{self.size - 1}")
         nb = len(self.b_faces)
         if action < GEAR_ACTIONS:
             return GEAR_NAMES[action]

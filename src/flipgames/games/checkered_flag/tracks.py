@@ -41,7 +41,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from flipgames.core.errors import OptionError
+from flipgames.core.errors import OptionError, quote
 
 #: The shortest loop allowed: on a two-space loop two cars on no-passing spaces could block
 #: each other for ever; from three spaces on, every second move makes progress.
@@ -97,18 +97,18 @@ def _read(option: str, kind: str, value: str) -> tuple[str, Any]:
     """Return (a name for messages, parsed JSON) for a bundled name or a file path."""
     names = bundled_names(kind)
     if value in names:
-        source = f"bundled {option} {value!r}"
+        source = f"bundled {option} {quote(value)}"
         text = resources.files(_PACKAGE).joinpath("data", kind, value + ".json")
         raw = text.read_text(encoding="utf-8")
     elif value.endswith(".json") or "/" in value or "\\" in value:
-        source = f"{option} file {value!r}"
+        source = f"{option} file {quote(value)}"
         try:
             raw = Path(value).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise OptionError(f"option {option!r}: cannot read {source}: {exc}") from None
     else:
         raise OptionError(
-            f"bad value {value!r} for option {option!r}: allowed a bundled {option} "
+            f"bad value {quote(value)} for option {option!r}: allowed a bundled {option} "
             f"({', '.join(names)}) or a path to a .json file"
         )
     try:
@@ -123,7 +123,8 @@ def _fields(data: Any, source: str, allowed: set[str], required: tuple[str, ...]
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise OptionError(
-            f"{source} has unknown field {unknown[0]!r}; fields are {', '.join(sorted(allowed))}"
+            f"{source} has unknown field {quote(unknown[0])}; fields are "
+            f"{', '.join(sorted(allowed))}"
         )
     for name in required:
         if name not in data:
@@ -138,7 +139,7 @@ def _fields(data: Any, source: str, allowed: set[str], required: tuple[str, ...]
 def _integer(value: Any, source: str, what: str, low: int, high: int | None = None) -> int:
     # bool is an int in Python but never a meaningful space number or length.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"{source}: {what} must be an integer, got {value!r}")
+        raise OptionError(f"{source}: {what} must be an integer, got {quote(value)}")
     if value < low or (high is not None and value > high):
         limit = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise OptionError(f"{source}: {what} is {value}, must be {limit}")
@@ -191,7 +192,7 @@ def _faces(data: dict[str, Any], field: str, source: str) -> tuple[tuple[int, in
     for key, weight in faces.items():
         if not _FACE.fullmatch(key):
             raise OptionError(
-                f"{source}: spinner {field} face {key!r} is not a positive integer (1-999999)"
+                f"{source}: spinner {field} face {quote(key)} is not a positive integer (1-999999)"
             )
         if int(key) in result:
             raise OptionError(f"{source}: spinner {field} lists face {int(key)} twice")

@@ -37,7 +37,7 @@ import re
 from functools import cache
 from typing import Final
 
-from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.errors import IllegalActionError, NotationError, quote
 from flipgames.core.grid import grid
 
 #: A tile square holding no revealed shape (face down).
@@ -158,7 +158,7 @@ orthogonally adjacent tiles, and a1 and c3 are not neighbours
         flipgames.core.errors.NotationError: 's' is ambiguous: it could be square or star
         """
         if not isinstance(text, str):
-            raise NotationError(f"{text!r} is not text: {self.expected()}")
+            raise NotationError(f"{quote(text)} is not text: {self.expected()}")
         cleaned = text.strip().lower()
         if _SQUARE.fullmatch(cleaned):
             return self._square(cleaned, text)
@@ -174,7 +174,7 @@ orthogonally adjacent tiles, and a1 and c3 are not neighbours
                     else f"{self.squares[low]} and {self.squares[high]} are not neighbours"
                 )
                 raise IllegalActionError(
-                    f"{text!r} is not legal: a switch swaps two orthogonally adjacent tiles, "
+                    f"{quote(text)} is not legal: a switch swaps two orthogonally adjacent tiles, "
                     f"and {why}"
                 )
             return self.switch_base + pair
@@ -186,14 +186,14 @@ orthogonally adjacent tiles, and a1 and c3 are not neighbours
                 return self.outcome_base + matches[0]
             if matches:
                 names = " or ".join(self.shapes[k] for k in matches)
-                raise NotationError(f"{text!r} is ambiguous: it could be {names}")
-        raise NotationError(f"{text!r} is not Flip Switch notation: {self.expected()}")
+                raise NotationError(f"{quote(text)} is ambiguous: it could be {names}")
+        raise NotationError(f"{quote(text)} is not Flip Switch notation: {self.expected()}")
 
     def _square(self, name: str, text: str) -> int:
         square = self._square_ids.get(name)
         if square is None:
             raise NotationError(
-                f"{text!r} names no square of the {self.size}x{self.size} board: squares run "
+                f"{quote(text)} names no square of the {self.size}x{self.size} board: squares run "
                 f"a1 to {self.squares[-1]}"
             )
         return square

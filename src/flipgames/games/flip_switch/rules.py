@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-from flipgames.core.errors import IllegalActionError, OptionError
+from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
 from flipgames.games.flip_switch import heuristics
@@ -617,7 +617,8 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         if action in self.legal_actions():
             return action
         raise IllegalActionError(
-            f"{text!r} is not legal here: {self._why_illegal(action)}; legal: {self._legal_text()}"
+            f"{quote(text)} is not legal here: {self._why_illegal(action)}; "
+            f"legal: {self._legal_text()}"
         )
 
     def _legal_text(self) -> str:

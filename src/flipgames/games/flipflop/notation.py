@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
-from flipgames.core.errors import NotationError
+from flipgames.core.errors import NotationError, quote
 from flipgames.core.grid import grid
 
 #: Piece faces. A piece shows ``+`` (moves like a rook) or ``x`` (moves like a bishop).
@@ -97,13 +97,13 @@ def parse_move(text: str, size: int) -> Move:
     """
     match = _MOVE.fullmatch(text.strip())
     if match is None:
-        raise NotationError(f"{text!r} is not a FlipFlop move: {_expected(size)}")
+        raise NotationError(f"{quote(text)} is not a FlipFlop move: {_expected(size)}")
     before, origin_file, origin_rank, sep, target_file, target_rank, after = match.groups()
     try:
         origin = parse_square(origin_file + origin_rank, size)
         target = parse_square(target_file + target_rank, size)
     except NotationError as exc:
-        raise NotationError(f"{text!r}: {exc}") from None
+        raise NotationError(f"{quote(text)}: {exc}") from None
     return Move(
         origin,
         target,

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-from flipgames.core.errors import IllegalActionError
+from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.grid import grid
 from flipgames.games.flipflop import heuristics
@@ -484,24 +484,24 @@ class FlipFlopState(State):
         if action not in self.legal_actions():
             legal = " ".join(self.action_to_string(a) for a in self.legal_actions())
             raise IllegalActionError(
-                f"{text!r} is not legal: {self._why_illegal(move.origin, move.target)}"
+                f"{quote(text)} is not legal: {self._why_illegal(move.origin, move.target)}"
                 + (f"; legal: {legal}" if legal else "")
             )
         if move.capture != self._is_capture(move.origin, move.target):
             kind = "not a capture" if move.capture else "a capture"
             raise IllegalActionError(
-                f"{text!r} is {kind} here: write {self.action_to_string(action)}"
+                f"{quote(text)} is {kind} here: write {self.action_to_string(action)}"
             )
         face = self._face(move.origin)
         if move.face_before is not None and move.face_before != face:
             raise IllegalActionError(
-                f"{text!r}: the piece on {square_name(move.origin, size)} shows its "
+                f"{quote(text)}: the piece on {square_name(move.origin, size)} shows its "
                 f"{FACE_LETTERS[face]} ({FACE_NAMES[face]}) face: write "
                 + self.action_to_long(action)
             )
         if move.face_after is not None and move.face_after == face:
             raise IllegalActionError(
-                f"{text!r}: the moved piece flips to {FACE_LETTERS[1 - face]}: write "
+                f"{quote(text)}: the moved piece flips to {FACE_LETTERS[1 - face]}: write "
                 + self.action_to_long(action)
             )
         return action

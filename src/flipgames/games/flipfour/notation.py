@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.errors import IllegalActionError, NotationError, quote
 from flipgames.games.flipfour.board import (
     BISHOP,
     FACE_LETTERS,
@@ -123,7 +123,7 @@ def action_text(action: int) -> str:
     """
     if not 0 <= action < NUM_ACTIONS:
         raise IllegalActionError(
-            f"{action!r} is not a FlipFour action id: ids run from 0 to {NUM_ACTIONS - 1}"
+            f"{quote(action)} is not a FlipFour action id: ids run from 0 to {NUM_ACTIONS - 1}"
         )
     if action < MOVE_BASE:
         face, square = divmod(action, NUM_SQUARES)
@@ -163,7 +163,7 @@ def parse_text(text: object) -> Drop | Move:
 captures; write a move as from-to, e.g. c3-e5
     """
     if not isinstance(text, str):
-        raise NotationError(f"an action must be text in notation, got {text!r}; {EXPECTED}")
+        raise NotationError(f"an action must be text in notation, got {quote(text)}; {EXPECTED}")
     if parsed := _CANONICAL.get(text):
         return parsed
     stripped = text.strip()
@@ -178,7 +178,7 @@ captures; write a move as from-to, e.g. c3-e5
         hint = f"a drop names the face put up: R@{stripped.lower()} or B@{stripped.lower()}"
     else:
         hint = EXPECTED
-    raise NotationError(f"{text!r} is not a FlipFour action: {hint}")
+    raise NotationError(f"{quote(text)} is not a FlipFour action: {hint}")
 
 
 def _unparsed(action: int) -> Drop | Move:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, cast
 
-from flipgames.core.errors import IllegalActionError
+from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.games.flipfour import heuristics
 from flipgames.games.flipfour.board import (
@@ -352,14 +352,14 @@ class FlipFourState(State):
         parsed = parse_text(text)
         if self.is_terminal():
             raise IllegalActionError(
-                f"{text!r}: the game is over ({self.status_text()}); no action is legal"
+                f"{quote(text)}: the game is over ({self.status_text()}); no action is legal"
             )
         action = parsed.action
         if action in self.legal_actions() and not self._wrong_face(parsed):
             return action
         legal = " ".join(action_text(a) for a in self.legal_actions())
         raise IllegalActionError(
-            f"{text!r} is not legal here: {self._why_illegal(parsed)}; legal: {legal}"
+            f"{quote(text)} is not legal here: {self._why_illegal(parsed)}; legal: {legal}"
         )
 
     def _wrong_face(self, parsed: Drop | Move) -> bool:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
-from flipgames.core.errors import IllegalActionError, NotationError
+from flipgames.core.errors import IllegalActionError, NotationError, quote
 from flipgames.core.grid import grid
 
 SIZE: Final = 4
@@ -122,7 +122,7 @@ def parse_square(text: str) -> int:
     try:
         return _SQUARE_INDEX[text.lower()]
     except KeyError:
-        raise NotationError(f"{text!r} is not a square: write a1 to d4") from None
+        raise NotationError(f"{quote(text)} is not a square: write a1 to d4") from None
 
 
 def inplace_part(square: int) -> int:
@@ -195,18 +195,20 @@ def parse_turn(text: str, flap: bool) -> ParsedTurn:
     if match is None:
         flip_form = "FROM-TO" if flap else "SQUARE"
         raise NotationError(
-            f"{text!r} is not a Rubik's Flip turn: write [{flip_form}/]SQUARE+COLOUR with squares "
-            f"a1..d4 and colour R, B (first player) or Y, W (second), e.g. {example!r} or 'c3R'"
+            f"{quote(text)} is not a Rubik's Flip turn: write [{flip_form}/]SQUARE+COLOUR with "
+            f"squares a1..d4 and colour R, B (first player) or Y, W (second), e.g. {example!r} "
+            "or 'c3R'"
         )
     source, target = match["src"], match["dst"]
     if source is not None and flap and target is None:
         raise NotationError(
-            f"{text!r}: with flip=flap the flip names the tile and the empty square it is "
+            f"{quote(text)}: with flip=flap the flip names the tile and the empty square it is "
             f"turned over onto, e.g. {example!r}"
         )
     if target is not None and not flap:
         raise NotationError(
-            f"{text!r}: with flip=inplace the flip names only the tile's square, e.g. {example!r}"
+            f"{quote(text)}: with flip=inplace the flip names only the tile's square, "
+            f"e.g. {example!r}"
         )
     flip = None
     if source is not None:

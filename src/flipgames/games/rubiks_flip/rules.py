@@ -25,7 +25,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
-from flipgames.core.errors import IllegalActionError
+from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.options import Option
 from flipgames.games.rubiks_flip import heuristics
@@ -414,13 +414,13 @@ class RubiksFlipState(State):
     def parse_action(self, text: str) -> int:
         turn = parse_turn(text, self._rules.flap)
         if self._player == TERMINAL:
-            raise IllegalActionError(f"{text!r}: the game is over ({self.status_text()})")
+            raise IllegalActionError(f"{quote(text)}: the game is over ({self.status_text()})")
         me = self._player
         owner, face = LETTER_OWNER[turn.letter]
         if owner != me:
             names = self._rules.player_names
             raise IllegalActionError(
-                f"{text!r}: {turn.letter} is a colour of {names[owner]}'s tiles; "
+                f"{quote(text)}: {turn.letter} is a colour of {names[owner]}'s tiles; "
                 f"{names[me]} places {' or '.join(COLOUR_LETTERS[me])}"
             )
         if turn.flip is None:
@@ -435,7 +435,8 @@ class RubiksFlipState(State):
                 return action
         legal = " ".join(self.action_to_string(a) for a in self.legal_actions())
         raise IllegalActionError(
-            f"{text!r} is not legal: {self._why_illegal(turn.flip, turn.place)}; legal: {legal}"
+            f"{quote(text)} is not legal: {self._why_illegal(turn.flip, turn.place)}; "
+            f"legal: {legal}"
         )
 
     def _why_illegal(self, flip: tuple[int, int] | None, place: int) -> str:
