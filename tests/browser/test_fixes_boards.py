@@ -96,3 +96,73 @@ def test_checkered_flag_dials_stay_where_they_are_drawn(page: Any, arcade: str) 
     for _ in range(6):
         page.wait_for_timeout(200)
         assert dial_boxes(page) == first
+
+
+def status(page: Any) -> str:
+    return str(page.inner_text("#status-text"))
+
+
+def test_flipfour_moves_are_shown_as_drawn(page: Any, arcade: str) -> None:
+    # The pieces show + and x, the tray "+ drop" and "x drop": the move list said R@c5.
+    created = create(arcade, "flipfour", mode="local", seed=1)
+    open_match(page, arcade, created)
+    for face, symbol in (("R", "+"), ("B", "\u00d7")):
+        page.locator(f".drop-choice[data-drop={face}]").click()
+        target = page.locator(".targets .target:not(.source)").first
+        square = target.get_attribute("data-target")
+        assert target.get_attribute("aria-label") == f"{symbol} drop {square}"
+        target.click()
+        page.wait_for_function(MY_TURN_OR_OVER)
+        assert page.locator("#moves .turn").last.inner_text().split()[-3:] == [
+            symbol,
+            "drop",
+            square,
+        ]
+    assert "@" not in page.inner_text("#moves")
+
+
+def test_rubiks_flip_status_names_the_colours_drawn(page: Any, arcade: str) -> None:
+    created = create(arcade, "rubiks-flip", mode="local", seed=1)
+    open_match(page, arcade, created)
+    # The tiles are drawn red and blue: the status said "place a tile (R/B)".
+    assert status(page).endswith("place a tile, red or blue side up")
+    page.locator(".colour-choice[data-colour=B]").click()
+    page.locator(".targets .target").first.click()
+    page.wait_for_function(MY_TURN_OR_OVER)
+    assert "yellow or white side up" in status(page)
+    assert "(Y/W)" not in status(page)
+
+
+def test_checkered_flag_words_match_the_cars_and_the_list_shows(page: Any, arcade: str) -> None:
+    created = create(
+        arcade, "checkered-flag", mode="local", seed=4, options={"track": "short", "start": "first"}
+    )
+    open_match(page, arcade, created)
+    # Each gear box is marked with the player's car as on the track, and no text speaks of
+    # the terminal's glyphs.
+    assert page.locator(".gearbox .box-car").count() == 2
+    assert page.locator(".gearbox.player-0 .box-car.car.player-0").count() == 1
+    for _ in range(60):
+        assert not any(glyph in status(page) for glyph in "\u25b2\u25cf")
+        if page.locator("#result").is_visible():
+            break
+        page.locator(".gear-button").last.click()
+        page.wait_for_function(MY_TURN_OR_OVER)
+    assert page.locator("#result").is_visible()
+    # The result once: "Player 2 wins: crossed the finish line", not "Player 2 wins ·
+    # Player 2 ● wins".
+    assert status(page).count("wins") == 1
+    assert page.inner_text("#result-title").count("wins") == 1
+    # The move list comes before its legend, and its last turn is visible (not pushed below
+    # the fold by the legend) once the list is scrolled to.
+    moves = page.locator("#moves")
+    legend = page.locator("#moves-legend")
+    assert legend.is_visible()
+    assert moves.bounding_box()["y"] < legend.bounding_box()["y"]
+    page.locator("#moves .turn").last.scroll_into_view_if_needed()
+    last = page.locator("#moves .turn").last.bounding_box()
+    covering = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#moves') !== null",
+        [last["x"] + 20, last["y"] + last["height"] / 2],
+    )
+    assert covering

@@ -181,10 +181,10 @@ def test_render_shows_cars_gears_and_status() -> None:
     picture = state.render()
     assert "▲ player 1   C3  C2  N   1  [2]  3   driven 9/48" in picture
     assert "● player 2   C3  C2  N  [1]  2   3   driven 1/48" in picture
-    assert picture.endswith("» Player 2 ● to choose a gear (in 1st): 1 2")
+    assert picture.endswith("» Player 2 to choose a gear (in 1st): 1 2")
     crashed = replay(make("checkered-flag", start="first"), "1 3 1 1 1 1 1 1 2 6 1 1").render()
     assert "▲ player 1   C3 [C2] N   1   2   3   driven 10/48" in crashed
-    assert crashed.endswith("» Player 1 ▲ is on C2: move the marker to N (no spin)")
+    assert crashed.endswith("» Player 1 is on C2: move the marker to N (no spin)")
 
 
 def test_observation_is_json_and_complete() -> None:

@@ -68,7 +68,9 @@ def test_render_shows_coordinates_locks_hands_and_whose_turn():
     assert lines[0].split() == ["a", "b", "c", "d"] == lines[-3].split()
     assert lines[2].startswith("4 │") and lines[8].startswith("1 │[R]│ W │")
     assert "In hand: Red/Blue (R/B) 6, Yellow/White (Y/W) 6" in lines[-2]
-    assert lines[-1] == "Red/Blue to move: flip one of b1, b2, then place a tile (R/B)"
+    assert (
+        lines[-1] == "Red/Blue to move: flip one of b1, b2, then place a tile, red or blue side up"
+    )
 
 
 def test_render_marks_the_winning_row():
@@ -76,7 +78,7 @@ def test_render_marks_the_winning_row():
     moves = "a2B a2/d3W d3/c4R c4/c3W c3/b4B b4/a3W d3/d4B a2/c2Y c3/a4B b4/d1Y d1/b3B"
     text = make("rubiks-flip").state_from_actions(moves.split()).render()
     assert "4 │*B*│*B*│*B*│[B]│ 4" in text
-    assert text.endswith("Red/Blue wins: locked row a4 b4 c4 showing B")
+    assert text.endswith("Red/Blue wins: locked row a4 b4 c4, all blue")
 
 
 def test_observation_is_json_and_the_same_board_for_every_viewer():

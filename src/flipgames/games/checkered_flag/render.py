@@ -22,7 +22,7 @@ Flipsiders: Checkered Flag · track 'short', 16 spaces · 1 lap, goal 16
   ● player 2   C3  C2 [N]  1   2   3   driven 0/16, lap 1/1, space 0
   Spinner A: 1 2 3 · Spinner B: 1 2 3 4 5 6
 <BLANKLINE>
-» Player 1 ▲ to choose a gear (in neutral): 1
+» Player 1 to choose a gear (in neutral): 1
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ ids and notation are documented there.
 >>> state.distances, state.gears
 ((8, 2), ('2', '1'))
 >>> print(state.status_text())
-Player 2 ● to choose a gear (in 1st): 1 2
+Player 2 to choose a gear (in 1st): 1 2
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from flipgames.games.checkered_flag.notation import (
     notation_help,
     parse_token,
 )
-from flipgames.games.checkered_flag.render import CARS, render_state
+from flipgames.games.checkered_flag.render import render_state
 from flipgames.games.checkered_flag.tracks import (
     Spinners,
     bundled_names,
@@ -313,9 +313,10 @@ class CheckeredFlagState(State):
         return TERMINAL if phase == OVER else CHANCE
 
     def status_text(self) -> str:
-        """One line saying what happens next (or who won)."""
+        """One line saying what happens next (or who won), in words: the web page draws the
+        cars and the terminal picture its glyphs, so the line names players only."""
         phase, mover = self._pos[0], self._pos[1]
-        who = f"{self.game.player_names[mover].capitalize()} {CARS[mover]}"
+        who = self.game.player_names[mover].capitalize()
         gear = self._pos[4 + mover]
         if phase == START:
             return "Both players spin B: the higher goes first (a tie spins again)"

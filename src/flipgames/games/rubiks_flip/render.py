@@ -20,7 +20,7 @@ winning row are starred (``*R*``).
   └───┴───┴───┴───┘
     a   b   c   d
 In hand: Red/Blue (R/B) 6, Yellow/White (Y/W) 6   [X] locked
-Red/Blue to move: flip one of b1, b2, then place a tile (R/B)
+Red/Blue to move: flip one of b1, b2, then place a tile, red or blue side up
 """
 
 from __future__ import annotations

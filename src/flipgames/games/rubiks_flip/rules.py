@@ -52,6 +52,9 @@ from flipgames.games.rubiks_flip.notation import (
 )
 from flipgames.games.rubiks_flip.render import render_state
 
+#: The tile colours in words, by letter.
+COLOUR_WORDS: Final = {"R": "red", "B": "blue", "Y": "yellow", "W": "white"}
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -308,21 +311,23 @@ class RubiksFlipState(State):
     def status_text(self) -> str:
         """One line saying whose turn it is and what they must do, or how the game ended."""
         names = self._rules.player_names
+        # Colours in words, as the web board draws them and the terminal's letters abbreviate
+        # them: the letters are notation.
         if self._winner != NO_WINNER:
             row = " ".join(self.winning_squares)
-            letter = self.tile(self.winning_squares[0])
-            return f"{names[self._winner]} wins: locked row {row} showing {letter}"
+            colour = COLOUR_WORDS[str(self.tile(self.winning_squares[0]))]
+            return f"{names[self._winner]} wins: locked row {row}, all {colour}"
         if self._player == TERMINAL:
             return "Draw: all 16 tiles placed with no locked row of one colour"
         me = self._player
-        letters = "/".join(COLOUR_LETTERS[me])
+        colours = " or ".join(COLOUR_WORDS[letter] for letter in COLOUR_LETTERS[me])
         choices = self.flip_choices()
         if choices:
             verb = "flap" if self._rules.flap else "flip"
             what = f"{verb} one of {', '.join(choices)}, then place"
         else:
             what = "no flip possible, place"
-        return f"{names[me]} to move: {what} a tile ({letters})"
+        return f"{names[me]} to move: {what} a tile, {colours} side up"
 
     # --- actions ----------------------------------------------------------------------------
 

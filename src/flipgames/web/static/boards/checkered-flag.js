@@ -72,9 +72,9 @@ const GEAR_WORDS = { "1": "1st gear", "2": "2nd gear", "3": "3rd gear", C2: "to 
 
 /** How to read the move list (shown under it). */
 export const legend =
-  "Each turn: the gear chosen (1, 2, 3), then after the arrow the spin it moved by: " +
-  "Spinner A in 1st gear, Spinner B in 2nd, A+B in 3rd (\"2+6\": A showed 2, B showed 6). " +
-  "C2 and N are turns spent getting out of a crash; \"start 5:3\" is the start spin.";
+  "A turn is the gear chosen (1, 2, 3) and, after the arrow, the spin it drove: Spinner A in " +
+  "1st gear, B in 2nd, A+B in 3rd (\"2+6\": A showed 2, B 6). C2 and N: a turn getting out " +
+  "of a crash. \"start 5:3\": the start spin.";
 
 const DRIVING = new Set(["1", "2", "3"]);
 

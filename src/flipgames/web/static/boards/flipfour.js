@@ -3,16 +3,26 @@
 
 import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
 import { boardStyles } from "./styles.js";
-import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
+import { bestEntry, describeTurns as turnsOf, el, label, onActivate, replayMoves } from "./svg.js";
 
 await boardStyles("flipfour.css");
-
-export { describeTurns } from "./svg.js";
 
 const OWNERS = ["white", "black"];
 // The view's structured actions name faces; the tray labels them.
 const FACES = ["rook", "bishop"];
 const LETTERS = { rook: "R", bishop: "B" };
+// The faces as the pieces draw them: the notation's R and B are letters no player sees.
+const SYMBOLS = { rook: "+", bishop: "×" };
+
+/** A structured move or action in the board's words: "+ drop c5", or "c3-e5" (its squares). */
+export function moveText(move) {
+  return move.kind === "drop" ? `${SYMBOLS[move.face]} drop ${move.to}` : move.text;
+}
+
+/** Turns for the move list, each move as drawn (see moveText). */
+export function describeTurns(moves) {
+  return turnsOf(moves.map((move) => ({ ...move, text: moveText(move) })));
+}
 
 const TRAY = 130;
 
@@ -66,7 +76,7 @@ export function createBoard(host, ctx) {
     if (picked) {
       for (const action of legal()) {
         const fits = picked.face ? action.kind === "drop" && action.face === picked.face : action.from === picked.square;
-        if (fits) grid.target(action.to, { action: action.text }, { entry: entry(action.text), title: action.text });
+        if (fits) grid.target(action.to, { action: action.text }, { entry: entry(action.text), title: moveText(action) });
       }
     }
     const sources = new Map();
@@ -115,7 +125,7 @@ export function createBoard(host, ctx) {
       const piece = makeFacePiece(mover);
       setFace(piece, face, mover);
       piece.classList.add("piece");
-      button.append(piece, label(50, 114, face === "rook" ? "+ drop" : "× drop", "drop-label"));
+      button.append(piece, label(50, 114, `${SYMBOLS[face]} drop`, "drop-label"));
       onActivate(button, () => pick({ face }));
       grid.tray.append(button);
     });
