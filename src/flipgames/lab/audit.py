@@ -165,8 +165,14 @@ class _Walk:
 
     def __init__(self, game: Game, progress: Progress) -> None:
         self.game = game
-        kernel = enumerable_kernel(game)
-        self._encode = kernel.encode if kernel is not None else None
+        # Positions are keyed as the game's graph builder folds them (FlipFlop: the mirror;
+        # Flip Switch: 48 symmetries), endings included. The numpy builders need no
+        # compiled code, so the reference path (FLIPGAMES_KERNEL=python) counts the same.
+        builder = game.graph_builder() or enumerable_kernel(game)
+        self._encode = builder.encode if builder is not None else None
+        self._fold = getattr(builder, "fold", None)
+        #: How many symmetries the counts fold over (1: every position counted).
+        self.symmetries: int = getattr(builder, "symmetries", 1) if self._fold else 1
         self.solution = catalog.solve(game, progress, MAX_POSITIONS)
         self.root = game.new_initial_state()
         self.keys: list[Hashable] = []
@@ -183,11 +189,21 @@ class _Walk:
         self._run(game, progress)
 
     def key_of(self, state: State) -> Hashable:
-        # A finished game is kept apart by its own key and ending (kernels fold all endings
-        # with one result together), so each ending's reason stays visible.
+        # A finished game is kept apart by its own key and ending (graphs may merge endings
+        # with one result), so each ending's reason stays visible; it is folded over the
+        # same symmetries as the positions in play, or the counts would mix units.
         if state.is_terminal():
-            return ("end", state.key(), state.status_text())
+            end = self._fold(state) if self._fold is not None else state.key()
+            return ("end", end, state.status_text())
         return self._encode(state) if self._encode is not None else state.key()
+
+    @property
+    def counted(self) -> str:
+        """How the positions are counted, in words (the same on the kernel and the reference
+        path wherever the game has a numpy graph builder)."""
+        if self.symmetries > 1:
+            return f"counted up to symmetry: alike under {self.symmetries} symmetries, once"
+        return "every position counted, no symmetry folded"
 
     def _add(self, state: State, parent: int, edge: int) -> int:
         key = self.key_of(state)
@@ -349,10 +365,11 @@ def _solved_value(walk: _Walk) -> Finding:
         f"With perfect play by both, {first} wins {_percent(value.win)}, draws "
         f"{_percent(value.draw)} and loses {_percent(value.loss)}: the first-player advantage "
         f"(expected result, +1 a sure win, -1 a sure loss) is {float(value.expected):+.4f}. "
-        f"{walk.nodes:,} positions were walked."
+        f"{walk.nodes:,} positions were walked ({walk.counted})."
     )
     details = _value_details(value.expected, value.win, value.draw, value.loss)
     details["positions"] = walk.nodes
+    details["symmetries_folded"] = walk.symmetries
     return Finding("solved-value", summary, _optimal_line(walk.game, walk.solution), details)
 
 
@@ -365,8 +382,8 @@ def _no_legal_action(walk: _Walk) -> list[Finding]:
         return [
             Finding(
                 "no-legal-action",
-                f"{len(stuck):,} reachable endings leave the player to move with no legal "
-                f"action; the rules resolve them as: {'; '.join(ways[:3])}",
+                f"{len(stuck):,} reachable endings ({walk.counted}) leave the player to move "
+                f"with no legal action; the rules resolve them as: {'; '.join(ways[:3])}",
                 walk.line(node),
                 {"positions": len(stuck), "resolutions": ways[:10], "results": results},
             )

@@ -537,6 +537,10 @@ class FlipSwitchKernel:
         if fs.is_terminal():
             r = fs.returns()[0]
             return (1 if r > 0 else 2 if r < 0 else OVER_DRAWN) << OVER_SHIFT
+        return self._pack(fs)
+
+    def _pack(self, fs: FlipSwitchState) -> int:
+        """The tiles, owners, last switch, mover and pending flip packed as a key."""
         key = 0
         for s, t in enumerate(fs.tiles):
             key |= (0 if t == FACE_DOWN else t + 1) << (2 * s)
@@ -555,6 +559,15 @@ class FlipSwitchKernel:
         return int(
             canonical(self.raw_key(state), self.square_maps, self.pair_maps, self.shape_maps)
         )
+
+    #: How many symmetries :meth:`encode` and :meth:`fold` fold over.
+    symmetries = 48
+
+    def fold(self, state: State) -> int:
+        """The key of ``state`` up to the 48 symmetries, a finished round included (the graph
+        merges finished rounds by result; an audit counts them as positions too)."""
+        fs: FlipSwitchState = state  # type: ignore[assignment]
+        return int(canonical(self._pack(fs), self.square_maps, self.pair_maps, self.shape_maps))
 
     def graph(self, progress: Progress = silent, root: State | None = None) -> PositionGraph:
         """Every position of one round reachable from ``root`` (default: the start), folded

@@ -184,6 +184,14 @@ class FlipFlop3x3Graph:
             reflected |= int(self.mirror[(key >> (part * area)) & mask]) << (part * area)
         return min(key, reflected)
 
+    #: How many symmetries :meth:`encode` and :meth:`fold` fold over (the mirror).
+    symmetries = 2
+
+    def fold(self, state: State) -> int:
+        """The key of ``state`` up to the mirror, a finished game included: :meth:`encode`
+        (the graph keeps every finished position apart)."""
+        return self.encode(state)
+
     def graph(self, progress: Progress = silent) -> PositionGraph:
         """Every position reachable from the start, folded over the mirror."""
         return self._graph(progress, fold=True)

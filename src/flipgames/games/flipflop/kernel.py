@@ -495,6 +495,14 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
         assert isinstance(key, int)
         return int(_canonical(key, self.geometry.area, self.mirror, True))
 
+    #: How many symmetries :meth:`encode` and :meth:`fold` fold over (the mirror).
+    symmetries = 2
+
+    def fold(self, state: State) -> int:
+        """The key of ``state`` up to the mirror, a finished game included: :meth:`encode`
+        (the graph keeps every finished position apart)."""
+        return self.encode(state)
+
     def graph(self, progress: Progress = silent) -> PositionGraph:
         """Every position reachable from the start, folded over the mirror."""
         return self._graph(progress, fold=True)
