@@ -298,7 +298,13 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="flipgames-bench-"))
     database = args.db or f"sqlite:///{folder / 'arcade.sqlite'}"
     port = free_port()
-    env = {**os.environ, "FLIPGAMES_ACTIONS_PER_MINUTE": "0", "FLIPGAMES_MATCHES_PER_MINUTE": "0"}
+    env = {
+        **os.environ,
+        "FLIPGAMES_ACTIONS_PER_MINUTE": "0",
+        "FLIPGAMES_MATCHES_PER_MINUTE": "0",
+        "FLIPGAMES_READS_PER_MINUTE": "0",
+        "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
+    }
     command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
     command += ["--workers", str(args.workers)]
     log = (folder / "server.log").open("wb")

@@ -68,7 +68,13 @@ def running_arcade(
     ]
     # The tests click through whole games far faster than people do, all from 127.0.0.1: the
     # rate limits are off here (tests/web/test_protections.py tests them).
-    env = {**os.environ, "FLIPGAMES_ACTIONS_PER_MINUTE": "0", "FLIPGAMES_MATCHES_PER_MINUTE": "0"}
+    env = {
+        **os.environ,
+        "FLIPGAMES_ACTIONS_PER_MINUTE": "0",
+        "FLIPGAMES_MATCHES_PER_MINUTE": "0",
+        "FLIPGAMES_READS_PER_MINUTE": "0",
+        "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
+    }
     with log_path.open("w") as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     base_url = f"http://127.0.0.1:{port}"

@@ -14,3 +14,5 @@ import pytest
 def _no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FLIPGAMES_ACTIONS_PER_MINUTE", "0")
     monkeypatch.setenv("FLIPGAMES_MATCHES_PER_MINUTE", "0")
+    monkeypatch.setenv("FLIPGAMES_READS_PER_MINUTE", "0")
+    monkeypatch.setenv("FLIPGAMES_PUZZLES_PER_MINUTE", "0")

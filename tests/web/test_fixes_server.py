@@ -3,11 +3,27 @@ and an operator ran into. Each test names the hole it closes."""
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from flipgames.lab.report import write_report
 from flipgames.web.app import create_app
@@ -52,3 +68,387 @@ def test_a_report_whose_markdown_is_linked_out_is_not_listed(client: TestClient)
     page = client.get("/lab")
     assert page.status_code == 200
     assert "/lab/report/linked" not in page.text
+
+
+# --- a real server, as `flipgames serve` runs it ----------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve(
+    tmp_path: Path, *extra: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[int, Path]]:
+    """``flipgames serve`` on SQLite and a free port: its port and its log. Stopped on leaving."""
+    port = free_port()
+    log = tmp_path / f"server-{port}.log"
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*command, *extra],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "FLIPGAMES_AI_WORKERS": "1", **(env or {})},
+        )
+    try:
+        wait_for(port, process, log)
+        yield port, log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    for _ in range(300):  # a bounded wait for start-up, not a timing
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the server did not come up:\n{log.read_text()}")
+
+
+def call(port: int, method: str, path: str, body: Any = None, **headers: str) -> Any:
+    """The JSON answer, or the HTTP status of a refusal (an int)."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        method=method,
+        headers={"content-type": "application/json", **headers},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as refusal:
+        return refusal.code
+
+
+# --- 11: X-Forwarded-For is not trusted unless the operator says so ----------------------------
+
+
+def test_forged_forwarded_addresses_do_not_escape_the_rate_limit(tmp_path: Path) -> None:
+    limits = {"FLIPGAMES_MATCHES_PER_MINUTE": "1", "FLIPGAMES_MATCHES_BURST": "2"}
+    with serve(tmp_path, env=limits) as (port, _log):
+        answers = [
+            call(
+                port,
+                "POST",
+                "/api/matches",
+                {"mode": "local", "game": "flipflop-3x3"},
+                **{"X-Forwarded-For": f"10.0.0.{n}"},
+            )
+            for n in range(1, 5)
+        ]
+    # One address (the real one), one bucket of two: the forged addresses count for nothing.
+    assert [a if isinstance(a, int) else 201 for a in answers] == [201, 201, 429, 429]
+
+
+def test_proxy_headers_are_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from flipgames.cli.main import main
+
+    ran: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda _app, **options: ran.append(options))
+    assert main(["serve", "--db", "sqlite://"]) == 0
+    assert (
+        main(["serve", "--db", "sqlite://", "--proxy-headers", "--forwarded-allow-ips", "10.1.2.3"])
+        == 0
+    )
+    assert [(o["proxy_headers"], o["forwarded_allow_ips"]) for o in ran] == [
+        (False, "127.0.0.1"),
+        (True, "10.1.2.3"),
+    ]
+
+
+# --- 12: a percent-encoded parameter name does not get the token into the log ------------------
+
+
+def test_an_encoded_token_name_is_redacted_in_every_log_line(tmp_path: Path) -> None:
+    with serve(tmp_path) as (port, log):
+        created = call(port, "POST", "/api/matches", {"mode": "online", "game": "flipflop-3x3"})
+        match_id, token = created["id"], created["token"]
+        # Starlette decodes the name: to%6Ben is the seat's token, and is accepted as such.
+        seen = call(port, "GET", f"/api/matches/{match_id}?to%6Ben={token}")
+        assert seen["seat"] == 0
+        with connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}?TO%6Ben={token}") as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "view"
+        with connect(f"ws://127.0.0.1:{port}/ws/matches/{match_id}?%74oken={token}") as ws:
+            assert json.loads(ws.recv(timeout=30))["match"]["seat"] == 0
+        time.sleep(0.5)  # the log lines of the last handshake are written after it
+        text = log.read_text()
+    assert f"GET /api/matches/{match_id}?to%6Ben=*** HTTP/1.1" in text  # the access log
+    assert f'"WebSocket /ws/matches/{match_id}?TO%6Ben=***" [accepted]' in text  # uvicorn.error
+    assert f'"WebSocket /ws/matches/{match_id}?%74oken=***" [accepted]' in text
+    assert token not in text
+
+
+# --- 14: the WebSocket refuses pages of other sites ------------------------------------------
+
+
+def make_client(tmp_path: Path, **settings: Any) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'limits.sqlite'}"
+    return TestClient(create_app(Settings(database_url=url, **settings)))
+
+
+def test_a_websocket_from_another_site_is_refused(tmp_path: Path) -> None:
+    allowed = ("https://arcade.example.org",)
+    with make_client(tmp_path, allowed_origins=allowed) as client:
+        created = client.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        path = f"/ws/matches/{created.json()['id']}?token={created.json()['token']}"
+        evil = {"origin": "https://evil.example"}
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(path, headers=evil),
+        ):
+            pass
+        assert refused.value.code == 1008
+        # The arcade's own pages (TestClient's host is "testserver"), a configured site and a
+        # client that sends no Origin (not a browser) are served.
+        for headers in (
+            {"origin": "http://testserver"},
+            {"origin": "https://arcade.example.org"},
+            {},
+        ):
+            with client.websocket_connect(path, headers=headers) as ws:
+                assert ws.receive_json()["type"] == "view"
+
+
+def test_a_websocket_handshake_from_another_site_is_answered_403(tmp_path: Path) -> None:
+    with serve(tmp_path) as (port, _log):
+        created = call(port, "POST", "/api/matches", {"mode": "local", "game": "flipflop-3x3"})
+        address = f"ws://127.0.0.1:{port}/ws/matches/{created['id']}?token={created['token']}"
+        with pytest.raises(InvalidStatus) as refused:
+            connect(address, origin=Origin("https://evil.example"))
+        assert refused.value.response.status_code == 403
+        with connect(address, origin=Origin(f"http://127.0.0.1:{port}")) as ws:
+            assert json.loads(ws.recv(timeout=30))["type"] == "view"
+
+
+def test_serve_refuses_an_allowed_origin_that_is_not_one() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flipgames",
+            "serve",
+            "--db",
+            "sqlite://",
+            "--allowed-origin",
+            "arcade.example.org",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "flipgames: error: --allowed-origin must be a scheme and address, e.g. "
+        "https://arcade.example.org, not 'arcade.example.org'"
+    ]
+
+
+# --- 11: reads of a match, WebSocket opens and puzzles are rate-limited too --------------------
+
+
+def test_reads_and_websocket_opens_share_a_rate_limit(tmp_path: Path) -> None:
+    with make_client(tmp_path, reads_per_minute=60, reads_burst=3) as client:
+        client.app.state.read_limit.clock = lambda: 0.0  # type: ignore[attr-defined]
+        created = client.post("/api/matches", json={"game": "flipflop-3x3", "mode": "local"})
+        match_id = created.json()["id"]
+        assert client.get(f"/api/matches/{match_id}").status_code == 200
+        assert client.get(f"/api/matches/{match_id}/record").status_code == 200
+        with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+            assert ws.receive_json()["type"] == "view"
+        with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+            error = ws.receive_json()
+            assert (error["type"], error["error"]["code"]) == ("error", "rate_limited")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4429
+        for path in ("", "/record", "/replay", "/position?ply=0"):
+            answer = client.get(f"/api/matches/{match_id}{path}")
+            assert answer.status_code == 429, path
+            assert "reads of matches" in answer.json()["error"]["message"]
+        # Acting is not reading: the seat can still move.
+        body = {"token": created.json()["token"], "action": "b1-b2"}
+        assert client.post(f"/api/matches/{match_id}/actions", json=body).status_code == 200
+
+
+def test_puzzles_are_rate_limited(tmp_path: Path) -> None:
+    with make_client(tmp_path, puzzles_per_minute=60, puzzles_burst=1) as client:
+        client.app.state.puzzle_limit.clock = lambda: 0.0  # type: ignore[attr-defined]
+        assert client.get("/api/puzzles/flipflop-3x3/1").status_code == 200
+        refused = client.get("/api/puzzles/flipflop-3x3/2")
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert "puzzles" in refused.json()["error"]["message"]
+
+
+# --- 9: server and AI worker processes end with their parent ---------------------------------
+
+POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
+needs_postgres = pytest.mark.parametrize(
+    "postgres", [POSTGRES] if POSTGRES else [], ids=["postgresql"]
+)
+
+
+@pytest.fixture
+def schema_url(postgres: str) -> Iterator[str]:
+    """``postgres`` with a fresh schema of its own as the search path."""
+    import psycopg
+
+    name = f"fixes_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{postgres}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(postgres, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def _parents() -> dict[int, int]:
+    """Every live process's parent (Linux /proc); zombies, which are dead, left out."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        state, parent = stat.rsplit(")", 1)[1].split()[:2]
+        if state != "Z":
+            parents[int(entry.name)] = int(parent)
+    return parents
+
+
+def descendants(pid: int) -> set[int]:
+    parents = _parents()
+    found: set[int] = set()
+    grew = True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in found | {pid}} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+def gone_within(pids: set[int], seconds: float) -> set[int]:
+    """The processes of ``pids`` still alive after waiting up to ``seconds`` for them to end."""
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = pids & set(_parents())
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+def port_free(port: int) -> bool:
+    """Whether a new server could listen on ``port`` (uvicorn binds with SO_REUSEADDR)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+@needs_proc
+@needs_postgres
+def test_workers_end_when_the_server_is_killed(schema_url: str, tmp_path: Path) -> None:
+    port = free_port()
+    log = tmp_path / "server.log"
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port)]
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [*command, "--db", schema_url, "--workers", "2"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "FLIPGAMES_AI_WORKERS": "1"},
+        )
+    children: set[int] = set()
+    try:
+        wait_for(port, server, log)
+        # A move against the computer, so a worker process has its AI pool running too.
+        body = {"game": "flipflop-3x3", "mode": "ai", "seed": 4}
+        created = call(port, "POST", "/api/matches", body)
+        path = f"/api/matches/{created['id']}"
+        call(port, "POST", f"{path}/actions", {"token": created["token"], "action": "b1xb3"})
+        assert call(port, "GET", f"{path}?wait=true")["ply"] == 2
+        children = descendants(server.pid)
+        assert len(children) >= 3  # two uvicorn workers and at least one AI process
+        server.kill()  # kill -9: the parent runs no clean-up at all
+        server.wait()
+        assert gone_within(children, 5.0) == set()
+        assert port_free(port)
+    finally:
+        kill_all(server, children)
+
+
+def kill_all(parent: subprocess.Popen[bytes], children: set[int]) -> None:
+    """Leave no process of a test behind, whether or not the test passed."""
+    children |= descendants(parent.pid)
+    parent.kill()
+    parent.wait()
+    for pid in children & set(_parents()):
+        os.kill(pid, signal.SIGKILL)
+
+
+#: An outside engine that never answers (it reads until its input closes, then exits).
+_MUTE_ENGINE = f"{sys.executable} -c 'import sys; [None for _ in sys.stdin]'"
+
+_BUSY_POOL = f"""
+import asyncio, time
+from flipgames.web.aipool import AiJob, AiPool
+
+async def main():
+    pool = AiPool(1)
+    job = AiJob("flipflop-3x3", {{}}, (), "engine:mute", 1, engine={_MUTE_ENGINE!r},
+                engine_seconds=120)
+    move = asyncio.ensure_future(pool.choose(job))
+    while not pool.busy or not pool.pids:
+        await asyncio.sleep(0.05)
+    print(pool.pids[0], flush=True)
+    await move
+
+asyncio.run(main())
+"""
+
+
+@needs_proc
+def test_an_ai_worker_in_the_middle_of_a_move_ends_with_its_server(tmp_path: Path) -> None:
+    # A server process whose one AI worker waits (up to two minutes) for an engine's answer.
+    server = subprocess.Popen(
+        [sys.executable, "-c", _BUSY_POOL], stdout=subprocess.PIPE, cwd=tmp_path
+    )
+    children: set[int] = set()
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        time.sleep(0.5)  # the worker has sent the engine its position
+        children = descendants(server.pid)
+        assert worker in children
+        server.kill()
+        server.wait()
+        # Not after the engine's two minutes: at once, and the engine with it.
+        assert gone_within(children, 5.0) == set()
+    finally:
+        kill_all(server, children)

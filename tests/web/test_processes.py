@@ -57,7 +57,13 @@ def serve(database: str, log: Path, *extra: str) -> Iterator[int]:
     """``flipgames serve`` on a free port; its port. Killed on leaving."""
     port = free_port()
     command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
-    env = {**os.environ, "FLIPGAMES_ACTIONS_PER_MINUTE": "0", "FLIPGAMES_MATCHES_PER_MINUTE": "0"}
+    env = {
+        **os.environ,
+        "FLIPGAMES_ACTIONS_PER_MINUTE": "0",
+        "FLIPGAMES_MATCHES_PER_MINUTE": "0",
+        "FLIPGAMES_READS_PER_MINUTE": "0",
+        "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
+    }
     with log.open("ab") as output:
         process = subprocess.Popen(
             [*command, *extra], stdout=output, stderr=subprocess.STDOUT, env=env

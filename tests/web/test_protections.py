@@ -111,7 +111,7 @@ def test_actions_undo_hints_and_socket_actions_share_a_rate_limit(tmp_path: Path
             429,
             "rate_limited",
         )
-        # Refused requests change nothing; reading a match is never limited.
+        # Refused requests change nothing; reading a match is not acting (its own limit).
         assert client.get(f"/api/matches/{match_id}").json()["history"] == ["b1-b2", "a3-a2"]
 
 

@@ -1,8 +1,10 @@
 """``flipgames serve``: run the web arcade on uvicorn.
 
 ``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` prints the
-address to open. ``--workers N`` runs N server processes on the port (PostgreSQL only: they
-share the database, and each match's updates reach every process's WebSockets).
+address to open. ``--proxy-headers`` (with ``--forwarded-allow-ips``) trusts a reverse
+proxy's ``X-Forwarded-For``; ``--allowed-origin`` (repeatable) lets another site's pages open
+the WebSocket (docs/web.md). ``--workers N`` runs N server processes on the port (PostgreSQL
+only: they share the database, and each match's updates reach every process's WebSockets).
 ``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine protocol as
 an opponent named NAME (docs/web.md, "Outside engines"); web users only ever pick the name.
 Without ``--db`` matches are kept in an SQLite file in the user's data folder
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import re
 import sys
@@ -29,25 +30,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from flipgames.core.errors import FlipgamesError
-
-_TOKEN = re.compile(r"(token=)[^&\s\"]+")
-
-
-class RedactTokens(logging.Filter):
-    """Keep seat tokens out of the access log: whoever reads a log must not get a seat.
-
-    >>> record = logging.LogRecord("a", 20, "", 0, "%s", ("/play/x?token=secret&a=1",), None)
-    >>> RedactTokens().filter(record), record.args
-    (True, ('/play/x?token=***&a=1',))
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(
-                _TOKEN.sub(r"\1***", arg) if isinstance(arg, str) else arg for arg in record.args
-            )
-        return True
-
 
 #: More server processes than this on one host only thrash (each holds its own AI pool).
 MAX_WORKERS = 64
@@ -84,6 +66,26 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         "(repeatable), e.g. --engine toy='flipgames engine --level easy'",
     )
     parser.add_argument(
+        "--proxy-headers",
+        action="store_true",
+        help="trust X-Forwarded-For and X-Forwarded-Proto from --forwarded-allow-ips (only "
+        "behind a reverse proxy: whoever may send them can pose as any address)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        default="127.0.0.1",
+        help="with --proxy-headers: the proxy's addresses, comma-separated, or '*' for any",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a site whose pages may open the arcade's WebSocket besides its own address "
+        "(repeatable), e.g. https://arcade.example.org",
+    )
+    parser.add_argument(
         "--reports",
         metavar="DIR",
         help="the designer's reports the Lab page shows (default: reports in the data folder)",
@@ -96,6 +98,30 @@ def _cannot_open(exc: Exception) -> FlipgamesError:
     line. The password of a URL never reaches the screen (or a log that captures it)."""
     reason = _PASSWORD.sub(r"\1***@", str(exc).splitlines()[0])
     return FlipgamesError(f"--db: cannot open the database: {reason}")
+
+
+_ORIGIN = re.compile(
+    r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?"
+)
+
+
+def _origin(text: str) -> str:
+    """An ``--allowed-origin`` as browsers send it (``https://host[:port]``, lower case).
+
+    >>> _origin("https://Arcade.example.org/")
+    'https://arcade.example.org'
+    >>> _origin("arcade.example.org")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    flipgames.core.errors.FlipgamesError: --allowed-origin must be ..., not 'arcade.example.org'
+    """
+    origin = text.strip().rstrip("/")
+    if not _ORIGIN.fullmatch(origin):
+        raise FlipgamesError(
+            "--allowed-origin must be a scheme and address, e.g. https://arcade.example.org, "
+            f"not {text!r}"
+        )
+    return origin.lower()
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -117,6 +143,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     specs = tuple(parse_engine(text) for text in args.engine)
     if args.reports:
         os.environ["FLIPGAMES_REPORTS"] = os.path.abspath(args.reports)  # for every worker
+    if args.allowed_origin:
+        origins = [_origin(text) for text in args.allowed_origin]
+        os.environ["FLIPGAMES_ALLOWED_ORIGINS"] = " ".join(origins)  # for every worker
     settings = Settings(database_url=args.db or default_database_url(), engines=specs)
     if not 1 <= args.workers <= MAX_WORKERS:
         raise FlipgamesError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
@@ -126,15 +155,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "is for one server process"
         )
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    logging.getLogger("uvicorn.access").addFilter(RedactTokens())
     # WebSocket messages get the same limit as request bodies (with room for framing).
+    # uvicorn would trust X-Forwarded-For from 127.0.0.1 by default, so every local client
+    # could pose as any address (and get a rate limit per pose): off unless asked for.
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "log_level": "info",
         "ws_max_size": settings.max_body_bytes * 2,
+        "proxy_headers": args.proxy_headers,
+        "forwarded_allow_ips": args.forwarded_allow_ips,
     }
     if args.workers > 1:
+        # uvicorn binds the port here (SO_REUSEADDR, never SO_REUSEPORT) and hands the socket
+        # to its workers; each ends with this process (web/lifeline.py), so a killed server
+        # leaves no orphan holding the port.
+        os.environ["FLIPGAMES_SERVER_PID"] = str(os.getpid())
         # Each worker process builds its own app from the environment.
         os.environ["FLIPGAMES_DATABASE_URL"] = settings.database_url
         os.environ["FLIPGAMES_ENGINES"] = json.dumps(specs)

@@ -10,7 +10,8 @@ A job that is cancelled while a worker runs it (nobody is watching the match any
 that worker, so its CPU is freed at once; the next job starts a fresh one. Workers are forked
 from a small server process that has already imported flipgames (``forkserver``), so starting
 one costs milliseconds, not an interpreter's start-up. A worker whose server dies (even by
-``kill -9``) sees its pipe close and exits.
+``kill -9``) ends with it, whether idle or in the middle of a move (web/lifeline.py); the
+fork server ends when its last worker has.
 
 >>> import asyncio
 >>> async def demo() -> str:
@@ -81,8 +82,12 @@ class AiJob:
 
 
 def _worker_main(connection: Connection) -> None:
-    """A worker's life: answer jobs until the pipe closes (the server went away)."""
+    """A worker's life: answer jobs until the pipe closes (the server went away); a worker
+    in the middle of a move notices it too, and ends at once."""
     from flipgames.web.ai import Solutions
+    from flipgames.web.lifeline import die_with_peer
+
+    die_with_peer(connection.fileno())
 
     solutions = Solutions()  # a solved game is loaded once per worker, then kept
     while True:

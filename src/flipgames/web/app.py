@@ -34,6 +34,7 @@ from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.fanout import listen, listen_url
+from flipgames.web.lifeline import die_with_parent
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
 from flipgames.web.presence import Presence
@@ -126,6 +127,8 @@ def create_app(
     service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
+    app.state.read_limit = RateLimit(settings.reads_per_minute, settings.reads_burst)
+    app.state.puzzle_limit = RateLimit(settings.puzzles_per_minute, settings.puzzles_burst)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -168,7 +171,14 @@ def create_app(
 def app_from_environment() -> FastAPI:
     """The app for ``flipgames serve --workers N``: uvicorn starts each worker process from
     this factory, so the settings come from the environment ``serve`` sets
-    (``FLIPGAMES_DATABASE_URL``, and the outside engines as JSON in ``FLIPGAMES_ENGINES``)."""
+    (``FLIPGAMES_DATABASE_URL``, the outside engines as JSON in ``FLIPGAMES_ENGINES``, the
+    allowed WebSocket origins in ``FLIPGAMES_ALLOWED_ORIGINS``), and ``FLIPGAMES_SERVER_PID``
+    names the parent each worker ends with."""
+    server = int(os.environ.get("FLIPGAMES_SERVER_PID", "0"))
+    if server and server != os.getpid():
+        # A worker whose parent is killed (kill -9 runs no clean-up) must not go on serving
+        # on the port it inherited: it ends with its parent.
+        die_with_parent(server)
     registered = json.loads(os.environ.get("FLIPGAMES_ENGINES", "[]"))
     return create_app(
         Settings(

@@ -2,9 +2,15 @@
 
 Each bucket holds up to ``burst`` tokens and refills at ``per_minute`` tokens a minute; a
 request takes one token or is refused with 429 ``rate_limited`` and how long to wait. The
-arcade keeps two: one for match creation, one for everything that makes the server work for a
-seat (actions over HTTP or the WebSocket, undo, hints, analysis). ``per_minute=0`` turns a
-limit off.
+arcade keeps four: match creation; everything that makes the server work for a seat (actions
+over HTTP or the WebSocket, undo, hints, analysis, puzzle answers); reads of a match and
+WebSocket opens; and puzzles asked for (each new one is a solver search). ``per_minute=0``
+turns a limit off.
+
+The client is the address the connection comes from. uvicorn would take it from an
+``X-Forwarded-For`` header sent from a trusted address (by default 127.0.0.1), so any local
+client could pose as any number of others; ``flipgames serve`` trusts such headers only with
+``--proxy-headers`` (docs/web.md, "Rate limits").
 
 >>> now = [0.0]
 >>> limit = RateLimit(per_minute=60, burst=2, clock=lambda: now[0])

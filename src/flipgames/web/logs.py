@@ -6,6 +6,9 @@ logs request lines on two loggers, ``uvicorn.access`` (HTTP) and ``uvicorn.error
 handshakes, ``"WebSocket /ws/matches/...?token=..." [accepted]``), so :func:`redact_server_logs`
 puts :class:`RedactTokens` on both (this package logs match ids, never tokens).
 
+A parameter is redacted by its *decoded* name, the name the server reads the seat from:
+``?to%6Ben=...`` is ``token`` to Starlette, so it is redacted like ``?token=...``.
+
 >>> record = logging.LogRecord("a", 20, "", 0, "%s", ("/play/x?token=secret&a=1",), None)
 >>> RedactTokens().filter(record), record.getMessage()
 (True, '/play/x?token=***&a=1')
@@ -15,20 +18,31 @@ from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
-_TOKEN = re.compile(r"(token=)[^&\s\"'#]+", re.IGNORECASE)
+#: One ``name=value`` pair of a query string as it appears in a logged request line.
+_PAIR = re.compile(r"(?<=[?&;])([^=&;\s\"'#?]+)=([^&;\s\"'#]*)")
 
 #: The loggers that may carry a request's address.
 LOGGERS = ("uvicorn.access", "uvicorn.error")
 
 
 def redact(text: str) -> str:
-    """``text`` with every ``token=...`` value replaced by ``***``.
+    """``text`` with the value of every query parameter named ``token`` (once decoded, in any
+    case) replaced by ``***``.
 
     >>> redact('127.0.0.1:5 - "WebSocket /ws/matches/m?token=abc" [accepted]')
     '127.0.0.1:5 - "WebSocket /ws/matches/m?token=***" [accepted]'
+    >>> redact("GET /api/matches/m?wait=true&to%6Ben=abc HTTP/1.1")
+    'GET /api/matches/m?wait=true&to%6Ben=*** HTTP/1.1'
     """
-    return _TOKEN.sub(r"\1***", text)
+
+    def hide(pair: re.Match[str]) -> str:
+        if unquote_plus(pair.group(1)).strip().lower() != "token":
+            return pair.group(0)
+        return f"{pair.group(1)}=***"
+
+    return _PAIR.sub(hide, text)
 
 
 class RedactTokens(logging.Filter):

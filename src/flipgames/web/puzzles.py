@@ -14,6 +14,8 @@ it is the answer, with every first move's value.
   ``answer``, the chosen move's value, the ``explanation``, every move's ``values`` and the
   ``next`` puzzle's number. An action that is not legal there is refused (422), like any
   other bad input, and reveals nothing.
+* Puzzles asked for are rate-limited per client (``FLIPGAMES_PUZZLES_PER_MINUTE``), answers
+  share the actions' limit.
 * Pages: ``/puzzles`` (FlipFlop 3x3) and ``/puzzles/{game}``; ``?n=7`` picks the puzzle.
 """
 
@@ -23,7 +25,7 @@ import threading
 from collections import OrderedDict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -34,7 +36,8 @@ from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import make
 from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
 from flipgames.web.errors import ApiError
-from flipgames.web.routes import ActionLimit, _missing, _page
+from flipgames.web.limits import RateLimit
+from flipgames.web.routes import ActionLimit, _missing, _page, client_address
 from flipgames.web.service import Played
 
 router = APIRouter()
@@ -151,7 +154,14 @@ def list_puzzle_games() -> list[dict[str, str]]:
     ]
 
 
-@router.get("/api/puzzles/{game}/{number}")
+def limit_puzzles(request: Request) -> None:
+    """Count one puzzle asked for against the client's rate limit: a puzzle not in the cache
+    is a solver search, so a client must not ask for thousands."""
+    limit: RateLimit = request.app.state.puzzle_limit
+    limit.check(client_address(request), "puzzles")
+
+
+@router.get("/api/puzzles/{game}/{number}", dependencies=[Depends(limit_puzzles)])
 async def get_puzzle(game: str, number: Number) -> dict[str, Any]:
     """Puzzle ``number`` of ``game``: the question and the position, never the answer."""
     found = await run_in_threadpool(puzzle, game, number)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -48,25 +48,33 @@ def _service(request: Request) -> MatchService:
 Service = Annotated[MatchService, Depends(_service)]
 
 
-def _client(connection: HTTPConnection) -> str:
-    # The peer's address: behind a reverse proxy every client shares the proxy's (see
-    # docs/web.md, "Rate limits").
+def client_address(connection: HTTPConnection) -> str:
+    """The address rate limits count against: the peer's (behind a reverse proxy every
+    client shares the proxy's unless ``serve --proxy-headers`` trusts it: docs/web.md, "Rate
+    limits")."""
     return connection.client.host if connection.client else "unknown"
 
 
 def limit_actions(connection: HTTPConnection) -> None:
     """Count one action (or undo, hint, analysis) against the client's rate limit."""
     limit: RateLimit = connection.app.state.action_limit
-    limit.check(_client(connection), "actions")
+    limit.check(client_address(connection), "actions")
 
 
 def limit_matches(request: Request) -> None:
     """Count one new match against the client's rate limit."""
     limit: RateLimit = request.app.state.match_limit
-    limit.check(_client(request), "new matches")
+    limit.check(client_address(request), "new matches")
+
+
+def limit_reads(connection: HTTPConnection) -> None:
+    """Count one read of a match (or WebSocket open) against the client's rate limit."""
+    limit: RateLimit = connection.app.state.read_limit
+    limit.check(client_address(connection), "reads of matches")
 
 
 ActionLimit = Depends(limit_actions)
+ReadLimit = Depends(limit_reads)
 Token = Annotated[str | None, Query(max_length=128, description="the seat token")]
 
 
@@ -204,7 +212,7 @@ async def create_match(
     )
 
 
-@api.get("/api/matches/{match_id}", responses=_errors(403, 404, 409))
+@api.get("/api/matches/{match_id}", responses=_errors(403, 404, 409, 429), dependencies=[ReadLimit])
 async def get_match(
     match_id: str,
     service: Service,
@@ -340,20 +348,26 @@ def analysis(match_id: str, service: Service, token: Token = None) -> schemas.An
     return service.analysis(match_id, token)
 
 
-@api.get("/api/matches/{match_id}/position", responses=_errors(404, 409, 422))
+@api.get(
+    "/api/matches/{match_id}/position",
+    responses=_errors(404, 409, 422, 429),
+    dependencies=[ReadLimit],
+)
 def position(match_id: str, service: Service, ply: Annotated[int, Query(ge=0)]) -> schemas.Frame:
     """An earlier position of the match (after ``ply`` actions), as spectators saw it: to look
     back during play."""
     return service.position(match_id, ply)
 
 
-@api.get("/api/matches/{match_id}/record", responses=_errors(404))
+@api.get("/api/matches/{match_id}/record", responses=_errors(404, 429), dependencies=[ReadLimit])
 def record(match_id: str, service: Service) -> schemas.Record:
     """The engine's JSON game record (``flipgames replay`` reads it)."""
     return service.record(match_id)
 
 
-@api.get("/api/matches/{match_id}/replay", responses=_errors(404, 409))
+@api.get(
+    "/api/matches/{match_id}/replay", responses=_errors(404, 409, 429), dependencies=[ReadLimit]
+)
 def replay(match_id: str, service: Service) -> schemas.Replay:
     """A finished match, frame by frame, as a spectator saw it."""
     return service.replay(match_id)
@@ -412,8 +426,15 @@ async def match_socket(
     hub: Hub = websocket.app.state.hub
     ai_moves: AiMoves = websocket.app.state.ai_moves
     settings: Settings = websocket.app.state.settings
+    if not origin_allowed(websocket, settings.allowed_origins):
+        # Closed before it is accepted: the handshake is refused with 403 (a page of another
+        # site could otherwise act with a seat link it got hold of, in its visitor's browser).
+        log.info("refusing a WebSocket from origin %r", websocket.headers.get("origin"))
+        await websocket.close(code=1008)
+        return
     await websocket.accept()
     try:
+        limit_reads(websocket)
         loaded = await run_in_threadpool(service.load, match_id)
         viewer = service.viewer(loaded, token)
         thinking = service.ai_job(loaded) is not None
@@ -456,6 +477,31 @@ async def match_socket(
         else:
             await hub.announce_presence(match_id)
         await _tell_other_processes(websocket, match_id)
+
+
+def origin_allowed(connection: HTTPConnection, allowed: Sequence[str] = ()) -> bool:
+    """True when the connection's ``Origin`` is this server (the address its Host header
+    names, in any scheme) or one of ``allowed``; a client that sends no Origin (not a
+    browser, which always sends one) is allowed.
+
+    >>> from starlette.requests import Request
+    >>> def asking(origin: str) -> Request:
+    ...     headers = [(b"host", b"127.0.0.1:8000"), (b"origin", origin.encode())]
+    ...     return Request({"type": "http", "headers": headers})
+    >>> origin_allowed(asking("http://127.0.0.1:8000")), origin_allowed(asking("https://x.org"))
+    (True, False)
+    >>> origin_allowed(asking("https://x.org"), ["https://x.org"])
+    True
+    """
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    if origin in {o.rstrip("/").lower() for o in allowed}:
+        return True
+    host = connection.headers.get("host", "").strip().lower()
+    scheme, _, address = origin.partition("://")
+    return bool(host) and scheme in ("http", "https") and address == host
 
 
 async def _tell_other_processes(websocket: WebSocket, match_id: str) -> None:

@@ -81,6 +81,26 @@ class Settings:
         default_factory=lambda: env_int("FLIPGAMES_MATCHES_PER_MINUTE", 20)
     )
     matches_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_MATCHES_BURST", 10))
+    #: Per client address: reads of a match (its state, a position, its record or replay)
+    #: and WebSocket opens a minute, and how many at once; 0: no limit. A page reads a match
+    #: once and then follows it on its socket, so this only stops floods.
+    reads_per_minute: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_READS_PER_MINUTE", 600)
+    )
+    reads_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_READS_BURST", 120))
+    #: Per client address: puzzles asked for a minute (each new one is a solver search), and
+    #: how many at once; 0: no limit.
+    puzzles_per_minute: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_PUZZLES_PER_MINUTE", 60)
+    )
+    puzzles_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_PUZZLES_BURST", 20))
+    #: Origins (``https://arcade.example.org``) whose pages may open the WebSocket besides
+    #: the server's own (the request's Host); ``flipgames serve --allowed-origin`` sets
+    #: ``FLIPGAMES_ALLOWED_ORIGINS`` (space-separated). Clients that send no Origin (not a
+    #: browser) are not refused.
+    allowed_origins: tuple[str, ...] = field(
+        default_factory=lambda: tuple(os.environ.get("FLIPGAMES_ALLOWED_ORIGINS", "").split())
+    )
     #: Worker processes choosing the computer's moves (``FLIPGAMES_AI_WORKERS``; default: one
     #: fewer than the machine's cores, at least one, so the server keeps a core to answer).
     ai_workers: int = field(
