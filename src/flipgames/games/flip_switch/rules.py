@@ -727,6 +727,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             "round_wins": list(wins),
             "last_round": self._reason or None,
             "scoring": self._scoring_lines(),
+            "rounds_played": self._rounds_played(),
         }
         if self._pending >= 0:
             view["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
@@ -740,27 +741,31 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
     def _action_details(self, action: int) -> JSON:
         """``flip`` (the ``square`` turned over), ``switch`` (``from`` and ``to``, the two
         squares), ``pass``, or at a chance node ``reveal`` (the ``shape`` the flipped tile
-        shows, on ``square``).
+        shows, on ``square``); each with the ``round`` it is played in (from 1), so a match's
+        record shows where each round starts.
 
         >>> from flipgames import make
         >>> state = make("flip-switch").new_initial_state().apply(4)
         >>> state.action_info(state.legal_actions()[0])
         {'id': 22, 'text': 'heart', 'chance': True, 'kind': 'reveal', 'square': 'b2', \
-'shape': 'heart'}
+'shape': 'heart', 'round': 1}
         """
         layout = self.game.layout
+        details: JSON
         if action >= layout.outcome_base:
-            return {
+            details = {
                 "kind": "reveal",
                 "square": layout.squares[self._pending],
                 "shape": layout.shapes[action - layout.outcome_base],
             }
-        if action < layout.switch_base:
-            return {"kind": "flip", "square": layout.squares[action]}
-        if action == layout.pass_id:
-            return {"kind": "pass"}
-        low, high = layout.pairs[action - layout.switch_base]
-        return {"kind": "switch", "from": layout.squares[low], "to": layout.squares[high]}
+        elif action < layout.switch_base:
+            details = {"kind": "flip", "square": layout.squares[action]}
+        elif action == layout.pass_id:
+            details = {"kind": "pass"}
+        else:
+            low, high = layout.pairs[action - layout.switch_base]
+            details = {"kind": "switch", "from": layout.squares[low], "to": layout.squares[high]}
+        return {**details, "round": self._round_number()}
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
         # numpy loads on first use, not with the rules.
@@ -812,6 +817,105 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             node = parent
         found.reverse()
         return found
+
+    def _turn_tiles(self, action: int) -> tuple[int, ...]:
+        """The tiles right after ``action`` (a reveal, a switch or a pass), before a round it
+        ends gives way to the next round's face-down grid."""
+        layout = self.game.layout
+        tiles = list(self._tiles)
+        if self._pending >= 0:
+            tiles[self._pending] = action - layout.outcome_base
+        elif layout.switch_base <= action < layout.pass_id:
+            i, j = layout.pairs[action - layout.switch_base]
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        return tuple(tiles)
+
+    def _rounds_played(self) -> list[JSON]:
+        """Each finished round: its number, ``winner`` (None for a draw), ``how`` it ended in
+        words, its ``grid`` when it ended (rows as in ``grid``) and the ``scoring`` lines of
+        the shapes credited in it (as :meth:`_scoring_lines`), each line drawn on that grid
+        only if its tiles still show its shape there (``standing``).
+
+        >>> from flipgames import make
+        >>> game = make("flip-switch", rounds=2)
+        >>> moves = "c1 heart b2 square a2 star c2 heart c3 heart b1 square b3 square"
+        >>> [first] = game.state_from_actions(moves.split()).observation(None)["board"][
+        ...     "rounds_played"
+        ... ]
+        >>> first["winner"], first["how"]
+        (0, 'round 1: player 1 won with heart and square')
+        >>> [(line["shape"], line["squares"], line["standing"]) for line in first["scoring"]]
+        [('heart', ['c1', 'c2', 'c3'], True), ('square', ['b1', 'b2', 'b3'], True)]
+        """
+        game = self.game
+        layout = game.layout
+        size = layout.size
+        shapes = layout.shapes
+        lines = sorted({line for per_square in game.lines for line in per_square})
+        rounds: list[JSON] = []
+        scored: list[JSON] = []  # the lines of the round being walked back through, latest first
+        node: FlipSwitchState = self
+        while node._parent is not None:
+            parent = cast(FlipSwitchState, node._parent)
+            action = cast(int, node._action)
+            ended = len(node._results) > len(parent._results)
+            tiles = parent._turn_tiles(action) if ended else node._tiles
+            owners = node._owners
+            if ended:
+                # The round's last action: its credits are on no state (the next round starts
+                # clean), so they are read off the tiles it left, for the player who acted.
+                owners = tuple(
+                    parent._mover
+                    if owner == UNCLAIMED
+                    and any(all(tiles[s] == k for s in line) for line in lines)
+                    else owner
+                    for k, owner in enumerate(parent._owners)
+                )
+                final = tiles
+                scored = []
+            for shape, owner in enumerate(owners):
+                if owner == UNCLAIMED or parent._owners[shape] != UNCLAIMED:
+                    continue
+                for line in lines:
+                    if all(tiles[square] == shape for square in line):
+                        scored.append(
+                            {
+                                "player": owner,
+                                "shape": shapes[shape],
+                                "squares": [layout.squares[square] for square in line],
+                                "line": line,
+                            }
+                        )
+            if ended:
+                winner = node._results[-1]
+                rounds.append(
+                    {
+                        "round": len(node._results),
+                        "winner": None if winner == DRAWN else winner,
+                        "how": node._reason,
+                        "grid": [
+                            [None if t == FACE_DOWN else shapes[t] for t in row]
+                            for row in (final[r * size : (r + 1) * size] for r in range(size))
+                        ],
+                        "scoring": scored,
+                    }
+                )
+            node = parent
+        for summary in rounds:
+            final_names = summary["grid"]
+            summary["scoring"] = [
+                {
+                    "player": line["player"],
+                    "shape": line["shape"],
+                    "squares": line["squares"],
+                    "standing": all(
+                        final_names[s // size][s % size] == line["shape"] for s in line["line"]
+                    ),
+                }
+                for line in reversed(summary["scoring"])
+            ]
+        rounds.reverse()
+        return rounds
 
     def status_text(self) -> str:
         """Whose turn, the flip being revealed, or how the match ended."""
