@@ -832,9 +832,10 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
 
     def _rounds_played(self) -> list[JSON]:
         """Each finished round: its number, ``winner`` (None for a draw), ``how`` it ended in
-        words, its ``grid`` when it ended (rows as in ``grid``) and the ``scoring`` lines of
-        the shapes credited in it (as :meth:`_scoring_lines`), each line drawn on that grid
-        only if its tiles still show its shape there (``standing``).
+        words (``last_round`` after its "round 1: player 1"), its ``grid`` when it ended (rows
+        as in ``grid``) and the ``scoring`` lines of the shapes credited in it (as
+        :meth:`_scoring_lines`), each ``standing`` if its tiles still show its shape on that
+        grid (a later switch can break up a line that scored).
 
         >>> from flipgames import make
         >>> game = make("flip-switch", rounds=2)
@@ -843,7 +844,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         ...     "rounds_played"
         ... ]
         >>> first["winner"], first["how"]
-        (0, 'round 1: player 1 won with heart and square')
+        (0, 'won with heart and square')
         >>> [(line["shape"], line["squares"], line["standing"]) for line in first["scoring"]]
         [('heart', ['c1', 'c2', 'c3'], True), ('square', ['b1', 'b2', 'b3'], True)]
         """
@@ -888,11 +889,14 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
                         )
             if ended:
                 winner = node._results[-1]
+                number = len(node._results)
+                who = "" if winner == DRAWN else f": {game.player_names[winner]}"
                 rounds.append(
                     {
-                        "round": len(node._results),
+                        "round": number,
                         "winner": None if winner == DRAWN else winner,
-                        "how": node._reason,
+                        # As _end_round words it, after the round and the winner.
+                        "how": node._reason.removeprefix(f"round {number}{who} "),
                         "grid": [
                             [None if t == FACE_DOWN else shapes[t] for t in row]
                             for row in (final[r * size : (r + 1) * size] for r in range(size))
