@@ -18,6 +18,9 @@ from typing import Any
 import pytest
 from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, match, open_match, start_from_lobby
 
+from flipgames import make
+from flipgames.lab.puzzles import make_puzzles
+
 #: The element with the focus, described for an assertion message.
 FOCUSED = (
     "() => { const e = document.activeElement;"
@@ -224,3 +227,66 @@ def test_flip_switch_dialog_keeps_start_in_sight_with_rules_folded(
         assert match(arcade, match_id)["options"]["lines"] == "edges"
     finally:
         context.close()
+
+
+def test_a_cold_puzzle_tab_shows_where_the_board_goes_and_what_is_happening(
+    page: Any, arcade: str
+) -> None:
+    """Item 8: a puzzle not made yet showed only "Loading the puzzle…" for over a second."""
+    page.goto(arcade + "/puzzles/flipflop-3x3?n=4")
+    page.wait_for_selector(".board-svg")
+    held: list[Any] = []  # the new puzzle's request, answered when the test says so
+    page.route("**/api/puzzles/rubiks-flip/*", lambda route: held.append(route))
+    page.click(".puzzle-tabs a[href='/puzzles/rubiks-flip']")
+    page.wait_for_selector(".board-waiting svg")
+    assert held, "the page asked for the puzzle"
+    assert page.inner_text("#question").startswith("Setting up puzzle 1: the exact solver")
+    waiting = page.locator(".board-waiting").bounding_box()
+    assert waiting and waiting["width"] > 300 and waiting["height"] > 300  # board-sized
+    held[0].continue_()
+    page.wait_for_selector(".board-svg")
+    assert page.locator(".board-waiting").count() == 0
+    assert "win in" in page.inner_text("#question")
+
+
+def test_puzzle_words_are_for_players(page: Any, arcade: str) -> None:
+    """Item 6: "<- the answer", plies next to moves, a command line in the note."""
+    (puzzle,) = make_puzzles(make("flipflop-3x3"), 1, 5)
+    wrong = next(v for v in puzzle.values if not v.best)
+    origin, destination = re.split("[-x]", wrong.action)
+    page.goto(arcade + "/puzzles/flipflop-3x3?n=5")
+    page.wait_for_selector(".board-svg")
+    page.locator(f".targets .target.source[data-target='{origin}']").click()
+    page.locator(f".targets .target:not(.source)[data-target='{destination}']").click()
+    page.wait_for_selector("#verdict:not([hidden])")
+    player, other = (name.capitalize() for name in puzzle_players(puzzle))
+    if wrong.outcome == "loss":
+        assert wrong.plies is not None
+        value = f"loses ({other} wins in {moves(wrong.plies // 2)})"
+    else:
+        value = "draws"
+    assert page.inner_text("#verdict-line") == (
+        f"Not quite: you played {wrong.action}, which {value}; the answer is {puzzle.answer}."
+    )
+    assert page.inner_text("#verdict-detail") == (
+        f"{puzzle.answer} is the only move that wins: {player} wins in {moves(puzzle.moves)}"
+        " whatever the other side does."
+    )
+    card = page.inner_text(".puzzle-card")
+    for jargon in ("<-", "ply", "plies", "flipgames puzzle", "--seed"):
+        assert jargon not in card, jargon
+    # Rubik's Flip asks for a move too, not a "turn".
+    page.goto(arcade + "/puzzles/rubiks-flip?n=2")
+    page.wait_for_selector(".board-svg")
+    question = page.inner_text("#question")
+    assert "winning move" in question and "turn" not in question
+
+
+def moves(count: int | None) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def puzzle_players(puzzle: Any) -> tuple[str, str]:
+    """The player to move and the other one."""
+    names = make(puzzle.game).player_names
+    return names[puzzle.to_move], names[1 - puzzle.to_move]

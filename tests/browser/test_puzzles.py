@@ -73,7 +73,9 @@ def test_a_wrong_gear_is_told_with_the_exact_odds(page: Any, arcade: str) -> Non
     line = page.locator("#verdict-line").inner_text()
     assert line.startswith("Not quite") and f"the answer is {puzzle.answer}" in line
     best = next(v for v in puzzle.values if v.best)
-    assert str(best.win) in page.locator("#values li.best").inner_text()
+    shown = page.locator("#values li.best")
+    assert f"{float(best.win) * 100:.1f}% chance to win" in shown.inner_text()
+    assert shown.get_attribute("title") == f"exactly {best.win}"
 
 
 def test_the_puzzle_page_has_no_serious_accessibility_violations(audited: Any, arcade: str) -> None:

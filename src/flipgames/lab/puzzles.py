@@ -125,7 +125,8 @@ class Puzzle:
     player: str
     #: ``win-in-n`` (FlipFlop 3x3, Rubik's Flip) or ``best-gear`` (Checkered Flag).
     kind: str
-    #: N of "win in N" (the mover's own moves or turns); None for best-gear puzzles.
+    #: N of "win in N" (the mover's own moves; a Rubik's Flip move is a whole turn); None for
+    #: best-gear puzzles.
     moves: int | None
     question: str
     answer: str
@@ -139,7 +140,7 @@ class Puzzle:
         else:
             head = (
                 f"{self.answer} is the only move that wins; it wins in {self.moves} "
-                f"(of {self.player}'s {'turns' if self.game == 'rubiks-flip' else 'moves'}) "
+                f"(of {self.player}'s moves) "
                 "against any defence. Every move's value under perfect play:"
             )
         return "\n".join([head, *(f"  {v.describe()}" for v in self.values)])
@@ -234,10 +235,11 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
             )
         else:
             kind = "win-in-n"
-            unit = "turn" if game.name == "rubiks-flip" else "move"
+            # One word for players in every game: a Rubik's Flip turn (flip and place) is
+            # one move, as one action.
             question = (
-                f"{player} to play and win in {moves} {unit}{'s' if moves > 1 else ''}: "
-                f"find the only winning {unit}."
+                f"{player} to play and win in {moves} move{'s' if moves > 1 else ''}: "
+                "find the only winning move."
             )
         return Puzzle(
             game=game.name,

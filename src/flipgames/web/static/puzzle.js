@@ -3,7 +3,7 @@
 // server checks the answer with the exact solver; nothing here knows the answer before that.
 
 import { ApiError } from "./api.js";
-import { loadBoard } from "./common.js";
+import { ART, cap, loadBoard } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
 const GAMES = ["flipflop-3x3", "rubiks-flip", "checkered-flag"];
@@ -15,6 +15,7 @@ const number = Number.isInteger(asked) && asked >= 1 ? asked : 1;
 
 let board = null;
 let view = null;
+let puzzle = null;
 let answered = false;
 
 async function request(method, path, body) {
@@ -65,15 +66,17 @@ function showVerdict(verdict) {
   box.hidden = false;
   box.classList.toggle("right", verdict.correct);
   box.classList.toggle("wrong", !verdict.correct);
+  const chosen = verdict.values.find((entry) => entry.action === verdict.action);
   $("verdict-line").textContent = verdict.correct
     ? `Right: ${verdict.answer} is the answer.`
-    : `Not quite: you played ${verdict.action}; the answer is ${verdict.answer}.`;
-  $("verdict-detail").textContent = `${verdict.value}. ${verdict.explanation.split("\n")[0]}`;
+    : `Not quite: you played ${verdict.action}, which ${outcome(chosen)}; the answer is ${verdict.answer}.`;
+  $("verdict-detail").textContent = why(verdict.values.find((entry) => entry.best));
   const list = $("values");
   list.replaceChildren();
   for (const entry of verdict.values) {
     const item = document.createElement("li");
     item.textContent = describe(entry);
+    if (entry.win) item.title = `exactly ${entry.win}`;
     if (entry.best) item.classList.add("best");
     if (entry.action === verdict.action) item.classList.add("chosen");
     list.append(item);
@@ -84,30 +87,71 @@ function showVerdict(verdict) {
   $("next-puzzle").focus();
 }
 
-/** One move's value in words: outcome and plies, or the exact chance to win. */
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const percent = (entry) => `${(entry.win_float * 100).toFixed(1)}%`;
+
+/**
+ * What a move leads to, in a player's words: "wins in 2 moves" counts the mover's own moves;
+ * "loses (Black wins in 2 moves)" the winner's. (The solver counts plies, both sides' moves
+ * together: a win in p plies is the mover's (p + 1) / 2nd move.)
+ */
+function outcome(entry) {
+  if (entry.win_float !== undefined) return `gives a ${percent(entry)} chance to win`;
+  const other = cap(view.players[1 - puzzle.to_move]);
+  const known = entry.plies !== null && entry.plies !== undefined;
+  if (entry.outcome === "win") return known ? `wins in ${plural((entry.plies + 1) / 2, "move")}` : "wins";
+  if (entry.outcome === "loss") return known ? `loses (${other} wins in ${plural(entry.plies / 2, "move")})` : "loses";
+  return "draws";
+}
+
+/** One line of the list of every move: the move (a gear, for a gear puzzle) and its value. */
 function describe(entry) {
-  if (entry.win !== undefined) {
-    return `${entry.action}: wins with probability ${(entry.win_float * 100).toFixed(2)}% (exactly ${entry.win})`;
+  const name = puzzle.kind === "best-gear" ? `Gear ${entry.action}` : entry.action;
+  if (entry.win_float !== undefined) {
+    // The exact odds are a fraction of many digits: the item's title keeps them.
+    return `${name}: ${percent(entry)} chance to win`;
   }
-  const word = { win: "wins", draw: "draws", loss: "loses" }[entry.outcome] || entry.outcome;
-  const plies = entry.plies === null || entry.outcome === "draw" ? "" : ` in ${entry.plies} ${entry.plies === 1 ? "ply" : "plies"}`;
-  return `${entry.action}: ${word}${plies}`;
+  return `${name}: ${outcome(entry)}`;
+}
+
+/** Why the answer is right, from the puzzle's kind and the answer's value. */
+function why(best) {
+  const player = cap(puzzle.player);
+  if (puzzle.kind === "best-gear") {
+    return `Gear ${best.action} gives ${player} the best chance to win (${percent(best)}), with perfect play after it.`;
+  }
+  return `${best.action} is the only move that wins: ${player} wins in ${plural(puzzle.moves, "move")} whatever the other side does.`;
+}
+
+/** Before the puzzle arrives (a new one is a solver search): the game's picture where the
+ * board will be, and what is happening, so the page is never blank. */
+function showWaiting() {
+  const waiting = document.createElement("div");
+  waiting.className = "board-waiting";
+  waiting.setAttribute("aria-hidden", "true");
+  waiting.innerHTML = ART[game] || "";
+  $("board").replaceChildren(waiting);
+  $("question").textContent = `Setting up puzzle ${number}: the exact solver is checking the position…`;
+  $("puzzle-number").textContent = `Puzzle ${number}`;
 }
 
 async function start() {
+  showWaiting();
+  // Both at once: the list of games is quick, the puzzle may need a search.
+  const listed = request("GET", "/api/puzzles").catch(() => []);
+  const asked = request("GET", base);
   const tabs = $("puzzle-tabs");
-  const games = await request("GET", "/api/puzzles").catch(() => []);
-  for (const entry of games) {
+  for (const entry of await listed) {
     const tab = document.createElement("a");
     tab.href = `/puzzles/${encodeURIComponent(entry.name)}`;
-    tab.textContent = `${entry.title} (${entry.kind})`;
+    tab.textContent = entry.title;
     if (entry.name === game) tab.setAttribute("aria-current", "page");
     tabs.append(tab);
   }
-  let puzzle;
   try {
-    puzzle = await request("GET", base);
+    puzzle = await asked;
   } catch (err) {
+    $("board").replaceChildren();
     $("question").textContent = err.message;
     return;
   }
@@ -115,12 +159,12 @@ async function start() {
   document.title = `${puzzle.title} puzzle ${number} · flipgames arcade`;
   document.body.dataset.game = puzzle.game;
   $("puzzle-title").textContent = `${puzzle.title} · puzzle ${number}`;
-  $("puzzle-number").textContent = `Puzzle ${number}`;
   $("question").textContent = puzzle.question;
   $("turn-dot").className = `turn-dot p${puzzle.to_move}`;
   $("rules-link").href = `/rules/${encodeURIComponent(puzzle.game)}`;
   $("next-puzzle").href = `/puzzles/${encodeURIComponent(puzzle.game)}?n=${puzzle.next}`;
-  $("position-note").textContent = `Position: ${puzzle.actions.join(" ")} (flipgames puzzle ${puzzle.game} --seed ${number})`;
+  const played = view.moves.filter((move) => !move.chance).length;
+  $("position-note").textContent = `The position comes from a game ${plural(played, "move")} long.`;
   const module = await loadBoard(view.board);
   board = module.createBoard($("board"), { seat: puzzle.to_move, onAction: answer, announce: () => {} });
   draw(true);
