@@ -4,20 +4,24 @@ point where the fix is a command's behaviour."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import flipgames
 from flipgames import make
+from flipgames.agents.arena import wilson_interval
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.record import MAX_RECORD_BYTES, dumps_record, make_record
 from flipgames.core.registry import game_names
+from flipgames.lab.report import keep_and_report
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -274,3 +278,54 @@ def test_every_game_quotes_a_huge_action_short(name: str) -> None:
         state.parse_action("x" * 1_000_000)
     assert len(str(caught.value)) < 500
     assert "(1,000,000 characters)" in str(caught.value)
+
+
+# -- item 22: reports never lose the games ----------------------------------------------------
+
+
+def test_a_wilson_interval_holds_its_rate_exactly() -> None:
+    for games in range(1, 200):
+        for wins in range(games + 1):
+            score = wins / games
+            low, high = wilson_interval(score, games)
+            assert 0.0 <= low <= score <= high <= 1.0, (wins, games)
+
+
+def test_simulate_reports_a_rate_of_exactly_zero(tmp_path: Path) -> None:
+    # FlipFlop 3x3 has no draws: a draw rate of 0, whose interval over 7 games once began
+    # 2.8e-17 above it and made the chart's error bar negative.
+    done = _flipgames("simulate", "flipflop-3x3", "--games", "7", "--report", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert f"report: {tmp_path / 'index.html'}" in done.stdout
+    assert (tmp_path / "win-rates.png").stat().st_size > 0
+    assert json.loads((tmp_path / "results.json").read_text())["games"] == 7
+
+
+def test_a_failing_report_keeps_the_finished_games(tmp_path: Path) -> None:
+    (tmp_path / "win-rates.png").mkdir()  # the chart cannot be written there
+    done = _flipgames("simulate", "flipflop-3x3", "--games", "7", "--report", str(tmp_path))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"flipgames: warning: the report in {tmp_path} failed (IsADirectoryError: [Errno 21] "
+        f"Is a directory: '{tmp_path / 'win-rates.png'}'); the results are kept in "
+        f"{tmp_path / 'results.json'}"
+    ]
+    assert "FlipFlop 3x3: easy (A) against easy (B)" in done.stdout  # printed all the same
+    kept = json.loads((tmp_path / "results.json").read_text())
+    assert kept["games"] == 7
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_a_chart_that_raises_loses_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def draw() -> tuple[str, dict[str, Any]]:
+        raise ValueError("'xerr' must not contain negative values")
+
+    assert keep_and_report(tmp_path, {"games": 3}, "t", draw) is None
+    assert json.loads((tmp_path / "results.json").read_text()) == {"games": 3}
+    assert capsys.readouterr().err.splitlines() == [
+        f"flipgames: warning: the report in {tmp_path} failed (ValueError: 'xerr' must not "
+        f"contain negative values); the results are kept in {tmp_path / 'results.json'}"
+    ]

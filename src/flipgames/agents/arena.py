@@ -44,13 +44,17 @@ def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, fl
     [0.404, 0.596]
     >>> [round(x, 3) for x in wilson_interval(1.0, 10)]
     [0.722, 1.0]
+    >>> wilson_interval(0.0, 7)[0], wilson_interval(1.0, 7)[1]
+    (0.0, 1.0)
     """
     if games <= 0:
         return 0.0, 1.0
     z2 = z * z
     centre = (score + z2 / (2 * games)) / (1 + z2 / games)
     half = z / (1 + z2 / games) * math.sqrt(score * (1 - score) / games + z2 / (4 * games**2))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # Clamped to hold the score exactly: at a score of 0 or 1 rounding leaves a bound a hair
+    # past it (2.8e-17 above 0 over 7 games), and a chart's error bar would be negative.
+    return max(0.0, min(score, centre - half)), min(1.0, max(score, centre + half))
 
 
 @dataclass

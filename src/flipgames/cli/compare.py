@@ -77,29 +77,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
             ray=args.ray,
             progress=progress,
         )
+    results = {
+        "game": args.game,
+        "options": fixed,
+        "vary": vary,
+        "variants": [v.to_json() for v in variants],
+    }
     written = None
     if report is not None:
-        from flipgames.lab.report import write_report
+        from flipgames.lab.report import keep_and_report
 
-        written = write_report(
+        written = keep_and_report(
             report,
+            results,
             f"{args.game}: options compared",
-            compare.markdown(args.game, variants),
-            compare.figures(args.game, variants),
+            lambda: (compare.markdown(args.game, variants), compare.figures(args.game, variants)),
             game=args.game,
         )
+    failed = 1 if report is not None and written is None else 0
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "game": args.game,
-                    "options": fixed,
-                    "vary": vary,
-                    "variants": [v.to_json() for v in variants],
-                }
-            )
-        )
-        return 0
+        print(json.dumps(results))
+        return failed
     rows = compare.table(variants)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for number, row in enumerate(rows):
@@ -108,4 +106,4 @@ def cmd_compare(args: argparse.Namespace) -> int:
             print("  ".join("-" * width for width in widths))
     if written is not None:
         print(f"report: {written}")
-    return 0
+    return failed

@@ -2,7 +2,9 @@
 
 ``flipgames simulate GAME --agents A,B --games N [--option k=v ...] [--seed S]
 [--workers K | --ray ADDRESS] [--report DIR] [--json]`` (docs/lab.md). Ctrl-C stops the
-games, prints what the finished ones showed (and writes the report) and exits with 130.
+games, prints what the finished ones showed (and writes the report) and exits with 130. A
+report that fails is one warning line and exit code 1; the results are printed all the same
+and kept in the report folder's ``results.json``.
 """
 
 from __future__ import annotations
@@ -86,14 +88,14 @@ def cmd_simulate(args: argparse.Namespace, game: Game) -> int:
         raise KeyboardInterrupt  # nothing finished: nothing to report
     written = None
     if report is not None:
-        from flipgames.lab.report import simulation_figures, simulation_markdown, write_report
+        from flipgames.lab.report import keep_and_report, simulation_figures, simulation_markdown
 
         title = f"{game.name}: {agents[0]} against {agents[1]}, {result.games:,} games"
-        written = write_report(
+        written = keep_and_report(
             report,
+            result.to_json(),
             title,
-            simulation_markdown(result),
-            simulation_figures(result),
+            lambda: (simulation_markdown(result), simulation_figures(result)),
             game=game.name,
         )
     if args.json:
@@ -108,4 +110,6 @@ def cmd_simulate(args: argparse.Namespace, game: Game) -> int:
             print("  " + line.removeprefix("- ").replace("**", ""))
         if written is not None:
             print(f"report: {written}")
-    return EXIT_INTERRUPTED if result.interrupted else 0
+    if result.interrupted:
+        return EXIT_INTERRUPTED
+    return 1 if report is not None and written is None else 0

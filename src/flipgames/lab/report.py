@@ -7,7 +7,10 @@
 * ``index.html``: the same text as a page that needs nothing else (figures inlined as base64
   PNG, styles inline), to mail or archive;
 * ``report.json``: the title, the game (where known) and when it was written, which the
-  arcade's Lab page lists (``flipgames serve --reports DIR``).
+  arcade's Lab page lists (``flipgames serve --reports DIR``);
+* ``results.json``: the figures of the finished games (``simulate`` and ``compare``, through
+  :func:`keep_and_report`), written before anything is drawn, so a chart that fails loses
+  nothing.
 
 Figures are ``matplotlib.figure.Figure`` objects drawn without pyplot (no global state, no
 display needed: the Agg renderer). matplotlib loads only when a chart is drawn, so commands
@@ -25,8 +28,10 @@ import datetime
 import html
 import json
 import re
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flipgames.agents.arena import wilson_interval
 from flipgames.core.errors import FlipgamesError
@@ -136,6 +141,38 @@ def write_report(
     return path
 
 
+def keep_and_report(
+    directory: Path,
+    results: Any,
+    title: str,
+    draw: Callable[[], tuple[str, dict[str, Figure]]],
+    *,
+    game: str | None = None,
+) -> Path | None:
+    """Keep ``results`` (JSON-able: what the finished games showed) as ``results.json`` in
+    ``directory`` first, then write the report whose Markdown and figures ``draw`` gives;
+    return the path of ``index.html``. A report that fails (a chart, the disk) never loses
+    the games: one warning line on stderr, and None."""
+    kept = directory / "results.json"
+    try:
+        kept.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"flipgames: warning: cannot write {kept}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+    try:
+        markdown, figures = draw()
+        return write_report(directory, title, markdown, figures, game=game)
+    # Whatever a chart library or a disk raises, the games are finished and must be kept.
+    except Exception as exc:
+        reason = (str(exc).splitlines() or [""])[0][:200]
+        print(
+            f"flipgames: warning: the report in {directory} failed ({type(exc).__name__}: "
+            f"{reason}); the results are kept in {kept}",
+            file=sys.stderr,
+        )
+        return None
+
+
 def check_report_folder(directory: Path) -> None:
     """Fail before any work (one line) if ``directory`` cannot hold a report, or if the
     charting library is missing."""
@@ -179,8 +216,10 @@ def rates_chart(
     """Horizontal bars of rates in [0, 1] with their intervals as error bars."""
     figure = new_figure(6.4, 0.6 + 0.45 * len(labels))
     axes = figure.add_subplot()
-    lows = [r - lo for r, (lo, _) in zip(rates, intervals, strict=True)]
-    highs = [hi - r for r, (_, hi) in zip(rates, intervals, strict=True)]
+    # matplotlib refuses a negative error; an interval computed apart from its rate (a
+    # shifted one, say) may miss it by a rounding error.
+    lows = [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals, strict=True)]
+    highs = [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals, strict=True)]
     positions = list(range(len(labels)))
     axes.barh(positions, rates, xerr=[lows, highs], color="#4c72b0", capsize=4)
     axes.set_yticks(positions, labels)
