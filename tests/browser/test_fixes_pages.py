@@ -290,3 +290,28 @@ def puzzle_players(puzzle: Any) -> tuple[str, str]:
     """The player to move and the other one."""
     names = make(puzzle.game).player_names
     return names[puzzle.to_move], names[1 - puzzle.to_move]
+
+
+#: One option line of each game's rules page, as players read it.
+OPTION_LINES = {
+    "flip-switch": [
+        "Lines that score: all lines (default) or edges only.",
+        "Number of rounds: 1 to 99, default 3.",
+    ],
+    "rubiks-flip": ["When both have a locked row: the player who placed wins (default) or"],
+}
+
+
+@pytest.mark.parametrize("game", sorted(OPTION_LINES))
+def test_the_rules_pages_options_are_written_for_players(page: Any, arcade: str, game: str) -> None:
+    """Item 6: option lines read like a man page ("lines=all (default all; allowed: ...)")."""
+    page.goto(arcade + "/")
+    title = make(game).title
+    page.get_by_role("link", name=f"Rules of {title}", exact=True).click()
+    page.wait_for_selector(".rules-header")
+    items = page.locator("#rules li").all_inner_texts()
+    for line in OPTION_LINES[game]:
+        assert any(item.startswith(line) for item in items), (line, items)
+    text = page.inner_text("#rules")
+    for syntax in ("allowed", "<=", " | ", "=all", "=draw", "flip=", "(default "):
+        assert syntax not in text, syntax

@@ -52,9 +52,10 @@ def test_rules_summary_states_rulings_and_every_option_with_default():
         "24 on the board",
         "(a placement can lock it)",
         "all 16 tiles placed",
-        "- flip = inplace | flap (now flap)",
-        "- lock = king | orthogonal (now king)",
-        "- both = mover | opponent (now mover)",
+        "- A flipped tile turns over: where it stands (default) or onto an adjacent empty",
+        "This game: onto an adjacent empty square.",
+        "- A tile is locked when these neighbours are occupied: all around it (default) or",
+        "- When both have a locked row: the player who placed wins (default) or the other",
         "cannot be flapped",
         "b2-b3/c3W",
     ):

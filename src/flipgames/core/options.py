@@ -21,7 +21,20 @@ OptionValue = str | int
 
 @dataclass(frozen=True)
 class Option:
-    """One rule option. Its type is the type of its default (``str`` or ``int``)."""
+    """One rule option. Its type is the type of its default (``str`` or ``int``).
+
+    ``name`` and ``choices`` are what a command line or the API takes; ``label`` and
+    ``choice_words`` say the same to players (the rules page, the lobby), one word per choice:
+
+    >>> lines = Option("lines", "all", choices=("all", "edges"), label="Lines that score",
+    ...                choice_words=("all lines", "edges only"))
+    >>> lines.for_players()
+    'Lines that score: all lines (default) or edges only'
+    >>> Option("rounds", 3, minimum=1, maximum=99, label="Number of rounds").for_players()
+    'Number of rounds: 1 to 99, default 3'
+    >>> Option("no_move", "draw", choices=("draw", "pass")).for_players()
+    'No move: draw (default) or pass'
+    """
 
     name: str
     default: OptionValue
@@ -29,6 +42,46 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    #: The option's name for players; empty: the name, in words.
+    label: str = ""
+    #: Each of ``choices`` in players' words, in the same order; empty: the choices as typed.
+    choice_words: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_words and len(self.choice_words) != len(self.choices or ()):
+            raise ValueError(f"option {self.name!r}: one of choice_words per choice")
+
+    def title(self) -> str:
+        """The option's name for players: its label, or its name in words."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def words(self, value: OptionValue) -> str:
+        """One value as players read it (a choice's words, or the value itself)."""
+        if self.choice_words and self.choices is not None and value in self.choices:
+            return self.choice_words[self.choices.index(value)]
+        return str(value)
+
+    def for_players(self) -> str:
+        """The option and the values it takes, in players' words (no syntax, no symbols)."""
+        if self.choices is not None:
+            told = [
+                self.words(c) + (" (default)" if c == self.default else "") for c in self.choices
+            ]
+            values = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} or {told[-1]}"
+        elif isinstance(self.default, int):
+            low, high = self.minimum, self.maximum
+            if low is not None and high is not None:
+                span = f"{low} to {high}"
+            elif low is not None:
+                span = f"{low} or more"
+            elif high is not None:
+                span = f"up to {high}"
+            else:
+                span = "any whole number"
+            values = f"{span}, default {self.default}"
+        else:
+            values = f"{self.words(self.default)} (default)"
+        return f"{self.title()}: {values}"
 
     def allowed(self) -> str:
         """Say in words which values are allowed."""
@@ -116,6 +169,32 @@ def resolve_options(spec: tuple[Option, ...], given: Mapping[str, object] | None
     return FrozenOptions(
         {o.name: o.parse(given[o.name]) if o.name in given else o.default for o in spec}
     )
+
+
+def options_for_players(spec: tuple[Option, ...], options: Mapping[str, OptionValue]) -> str:
+    """A rules summary's "Options" section in players' words: one line per option with its
+    values and default, what it does, and the value chosen where it is not the default.
+
+    >>> spec = (Option("laps", 1, minimum=1, maximum=20, help="laps to race."),)
+    >>> print(options_for_players(spec, {"laps": 2}))
+    Options (Advanced rules when you start a game):
+    - Laps: 1 to 20, default 1. Laps to race. This game: 2.
+    >>> print(options_for_players((), {}))
+    Options: none.
+    """
+    if not spec:
+        return "Options: none."
+    lines = ["Options (Advanced rules when you start a game):"]
+    for option in spec:
+        line = f"- {option.for_players()}."
+        if option.help:
+            line += f" {option.help[:1].upper()}{option.help[1:]}"
+            line += "" if option.help.endswith(".") else "."
+        chosen = options.get(option.name, option.default)
+        if chosen != option.default:
+            line += f" This game: {option.words(chosen)}."
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
-from flipgames.core.options import Option
+from flipgames.core.options import Option, options_for_players
 from flipgames.games.flip_switch import heuristics
 from flipgames.games.flip_switch.notation import (
     DRAWN,
@@ -118,14 +118,18 @@ class FlipSwitch(Game):
             "lines",
             "all",
             choices=("all", "edges"),
-            help="scoring lines: all rows, columns and diagonals, or only the edges and the "
-            "two corner-to-corner diagonals (the rulebook's literal 'entire side').",
+            help="all rows, columns and diagonals score, or only the four edges and the two "
+            "corner-to-corner diagonals (the rulebook's literal 'entire side').",
+            label="Lines that score",
+            choice_words=("all lines", "edges only"),
         ),
         Option(
             "no_move",
             "draw",
             choices=("draw", "pass"),
-            help="a player with no legal action draws the round, or passes.",
+            help="what happens when the player to move has no legal action.",
+            label="No legal action",
+            choice_words=("the round is drawn", "the player passes"),
         ),
         # The rulebook: "Winner is determined by number of rounds won", so play is a match.
         # One round (rounds=1) is the game the solver and the perfect level study.
@@ -134,23 +138,35 @@ class FlipSwitch(Game):
             3,
             minimum=1,
             maximum=99,
-            help="rounds in the match (1: a single round, the game the solver studies).",
+            help="rounds in the match; 1 is a single round (the game the solver studies).",
+            label="Number of rounds",
         ),
-        Option("size", 3, minimum=3, maximum=6, help="the board is size x size."),
+        Option(
+            "size",
+            3,
+            minimum=3,
+            maximum=6,
+            help="squares along each side of the board.",
+            label="Board size",
+        ),
         Option(
             "shapes",
             3,
             minimum=2,
             maximum=len(SHAPE_NAMES),
             help=f"how many shapes ({', '.join(SHAPE_NAMES)}, in that order).",
+            label="Number of shapes",
         ),
-        Option("copies", 3, minimum=3, maximum=18, help="tiles per shape."),
+        Option(
+            "copies", 3, minimum=3, maximum=18, help="tiles per shape.", label="Tiles of each shape"
+        ),
         Option(
             "line",
             3,
             minimum=3,
             maximum=6,
             help="tiles in a scoring line (the rulebook: three; at most the board size).",
+            label="Scoring line length",
         ),
         # Candidate fixes for the hole the audit finds (docs/lab/flip-switch.md): with best
         # play every round goes round in switches until the repetition rule draws it.
@@ -158,15 +174,18 @@ class FlipSwitch(Game):
             "must_flip",
             "no",
             choices=("no", "yes"),
-            help="yes: a duty to flip while any tile is face down (no switch until all are up).",
+            help="with yes, a player must flip while any tile is face down (no switch until "
+            "all are up).",
+            label="Flip first",
         ),
         Option(
             "switch_limit",
             0,
             minimum=0,
             maximum=99,
-            help="0: no limit; N: after N turns in a row without a flip or a score the round "
-            "ends, won by the player credited with more shapes (equal: drawn).",
+            help="0 means no limit; otherwise after that many turns in a row without a flip or "
+            "a score the round ends, won by the player credited with more shapes (equal: drawn).",
+            label="Turn limit",
         ),
     )
 
@@ -247,11 +266,7 @@ class FlipSwitch(Game):
         layout = self.layout
         names = ", ".join(layout.shapes)
         size = layout.size
-        options = "\n".join(
-            f"  {o.name}={self.options[o.name]} (default {o.default}; allowed: {o.allowed()}): "
-            f"{o.help}"
-            for o in self.option_spec
-        )
+        options = options_for_players(self.option_spec, self.options)
         return f"""\
 Flip Switch (rulebook: the designer's Thingiverse page; rulings: flipgames RULINGS.md)
 
@@ -271,14 +286,14 @@ Scoring: when an action makes a line of face-up tiles of one shape that is not y
   shapes; a flip can score; a nullified shape never scores again that round.
 Round: the first player credited with {self.target} shapes (a majority of {len(layout.shapes)}) \
 wins the round.
-  The round is drawn if the player to move has no legal action (option no_move=draw) or if
-  a position (tiles, nullified shapes and their owners, last switch, side to move) occurs
-  for the third time. With no_move=pass a player with no legal action must pass (notation:
-  pass); if both players can only pass, the third repetition draws the round.
+  The round is drawn if the player to move has no legal action (unless the option below
+  says such a player passes) or if a position (tiles, nullified shapes and their owners,
+  last switch, side to move) occurs for the third time. Where the option says so, a player
+  with no legal action must pass (notation: pass); if both players can only pass, the third
+  repetition draws the round.
 Match: {self.rounds} round(s); player 1 starts odd rounds, player 2 even rounds; each round is
   a fresh face-down grid. Most rounds won wins the match; equal is a draw.
 
-Options:
 {options}
 """
 
@@ -922,15 +937,16 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         return rounds
 
     def status_text(self) -> str:
-        """Whose turn, the flip being revealed, or how the match ended."""
+        """Whose turn, the flip being revealed, or how the match ended: a sentence, so the
+        player's name opens it capitalised ("Player 1 to move")."""
         game = self.game
-        names = game.player_names
+        names = [name.capitalize() for name in game.player_names]
         if self.is_terminal():
             wins = self._round_wins()
             score = f"{wins[0]}-{wins[1]} in rounds" if game.rounds > 1 else self._reason
             lead = self.returns()[0]
             if lead == 0:
-                return f"match drawn ({score})"
+                return f"Match drawn ({score})"
             return f"{names[0 if lead > 0 else 1]} wins the match ({score})"
         if self._pending >= 0:
             square = game.layout.squares[self._pending]
@@ -942,7 +958,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
 
         >>> from flipgames import make
         >>> print(make("flip-switch").new_initial_state().render())  # doctest: +ELLIPSIS
-        Flip Switch · round 1 of 3 · player 1 to move
+        Flip Switch · round 1 of 3 · Player 1 to move
         ...
           3 │ ░ │ ░ │ ░ │ 3
         ...

@@ -21,13 +21,12 @@ flipgames.core.errors.IllegalActionError: 'c3Y' is not legal: a flip is mandator
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
-from flipgames.core.options import Option
+from flipgames.core.options import Option, options_for_players
 from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.board import FULL, LINES, spread_king, spread_orthogonal
 from flipgames.games.rubiks_flip.notation import (
@@ -111,22 +110,27 @@ class RubiksFlip(Game):
             "flip",
             "inplace",
             choices=("inplace", "flap"),
-            help="inplace: the flipped tile turns over where it stands (seed); flap: it is "
-            "turned over onto an orthogonally adjacent empty square (printed editions)",
+            help="where it stands is the seed rulebook's rule; onto an orthogonally adjacent "
+            "empty square (flapped) the printed editions'",
+            label="A flipped tile turns over",
+            choice_words=("where it stands", "onto an adjacent empty square"),
         ),
         Option(
             "lock",
             "king",
             choices=("king", "orthogonal"),
             help="which neighbours (inside the board) must all be occupied to lock a tile: "
-            "king = orthogonal and diagonal (seed), orthogonal = the four orthogonal ones",
+            "orthogonal and diagonal ones (the seed rulebook's rule), or the orthogonal ones",
+            label="A tile is locked when these neighbours are occupied",
+            choice_words=("all around it", "the four beside it"),
         ),
         Option(
             "both",
             "mover",
             choices=("mover", "opponent"),
-            help="who wins when, after a placement, both players have a locked row: mover = "
-            "the player who just placed, opponent = the other player",
+            help="who wins when, after a placement, both players have a locked row",
+            label="When both have a locked row",
+            choice_words=("the player who placed wins", "the other player wins"),
         ),
     )
 
@@ -189,20 +193,13 @@ class RubiksFlip(Game):
             "- Win, checked after each placement: if the mover has 3 of their own tiles showing",
             "  one colour (all R or all B; all Y or all W) in a row whose 3 tiles are all locked,",
             "  the mover wins; otherwise, if the opponent has one (a placement can lock it), the",
-            "  opponent wins. Option both decides when both have one.",
+            "  opponent wins. An option below decides when both have one.",
             "- Draw: all 16 tiles placed (8 turns each) with no winning row.",
             "",
-            "Options (default first):",
-        ]
-        for option in self.option_spec:
-            lines.append(f"- {option.name} = {option.allowed()} (now {self.options[option.name]})")
-            lines += textwrap.wrap(
-                option.help, width=86, initial_indent="    ", subsequent_indent="    "
-            )
-        lines += [
+            options_for_players(self.option_spec, self.options),
             "",
             "Decisions where the rules are silent:",
-            "- flip=flap: a tile with no orthogonally adjacent empty square cannot be flapped;",
+            "- Flapped tiles: a tile with no orthogonally adjacent empty square cannot be flapped;",
             "  the flip is mandatory only if some opponent tile can be flapped. The square a",
             "  flapped tile leaves is empty, so the same turn may place a tile there.",
             "- The win is checked once per turn, after the placement (a turn is one action).",
@@ -210,7 +207,7 @@ class RubiksFlip(Game):
             "  consecutive tiles are locked.",
             "",
             "Notation: [flip/]SQUARE+COLOUR, e.g. c3R (no flip possible), b2/c3W;",
-            "with flip=flap the flip names where the tile lands: b2-b3/c3W.",
+            "with flapped tiles the flip names where the tile lands: b2-b3/c3W.",
         ]
         return "\n".join(lines) + "\n"
 
