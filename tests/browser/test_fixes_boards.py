@@ -4,10 +4,11 @@ boards say what is drawn, and a Flip Switch match shows its rounds."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
-from pages import MY_TURN_OR_OVER, create, open_match
+from pages import MY_TURN_OR_OVER, create, match, open_match, piece_squares, play_to_the_end
 
 GAMES = ["flipflop", "flipflop-3x3", "flipfour", "rubiks-flip", "flip-switch", "checkered-flag"]
 
@@ -166,3 +167,84 @@ def test_checkered_flag_words_match_the_cars_and_the_list_shows(page: Any, arcad
         [last["x"] + 20, last["y"] + last["height"] / 2],
     )
     assert covering
+
+
+def text_boxes(page: Any, selector: str) -> list[dict[str, Any]]:
+    return list(
+        page.eval_on_selector_all(
+            selector,
+            "els => els.map(e => { const b = e.getBoundingClientRect();"
+            " return {text: e.textContent, left: b.left, right: b.right, top: b.top}; })",
+        )
+    )
+
+
+def test_a_flip_switch_match_shows_its_rounds(browser: Any, arcade: str) -> None:
+    # On a tablet: the labels under the board ran together ("rounds 0player 2") and were cut
+    # off; a match of three rounds showed neither where a round starts or ends nor how each
+    # ended, and a line that scored was drawn across tiles a later switch had moved.
+    context = browser.new_context(viewport={"width": 768, "height": 1024})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # must_flip and a switch limit keep each round short; seed 2 breaks up a line that scored.
+    options = {"rounds": 3, "must_flip": "yes", "switch_limit": 4}
+    created = create(arcade, "flip-switch", mode="local", seed=2, options=options)
+    match_id = created["id"]
+    open_match(page, arcade, created)
+    labels = text_boxes(page, ".credits .tray-label, .credits .rounds-won")
+    assert [box["text"] for box in labels] == [
+        "Player 1",
+        "0 rounds won",
+        "Player 2",
+        "0 rounds won",
+    ]
+    board = page.locator(".fs-board").bounding_box()
+    for box in labels:
+        assert board["x"] <= box["left"] and box["right"] <= board["x"] + board["width"]
+        assert box["left"] >= 0 and box["right"] <= 768
+    names, wins = labels[0::2], labels[1::2]
+    for left, right in (names, wins):
+        assert left["right"] < right["left"]  # apart, not run together
+    rng = random.Random(2)
+    played = play_to_the_end(page, arcade, match_id, rng, limit=150)
+    assert played >= 3
+    final = match(arcade, match_id)
+    rounds = final["observation"]["board"]["rounds_played"]
+    assert [r["round"] for r in rounds] == [1, 2, 3]
+    # The move list: a heading over each round's first turn, the turns counted per round.
+    assert page.locator("#moves .round-heading").all_inner_texts() == [
+        "Round 1",
+        "Round 2",
+        "Round 3",
+    ]
+    # The result card: how each round ended, its final board with the lines standing there,
+    # and each line that scored in words.
+    names_of = ["Player 1", "Player 2"]
+    for played_round in rounds:
+        summary = page.locator(f".fs-round[data-round='{played_round['round']}']")
+        words = summary.inner_text()
+        assert words.startswith(f"Round {played_round['round']}")
+        assert played_round["how"] in words
+        if played_round["winner"] is not None:
+            assert names_of[played_round["winner"]] in words
+        standing = [line for line in played_round["scoring"] if line["standing"]]
+        drawn = summary.locator(".fs-mini .scoring-line")
+        assert drawn.count() == len(standing)
+        assert [drawn.nth(i).get_attribute("data-squares") for i in range(drawn.count())] == [
+            " ".join(line["squares"]) for line in standing
+        ]
+    listed = page.locator("#result-lines").inner_text()
+    every_line = [line for r in rounds for line in r["scoring"]]
+    assert any(not line["standing"] for line in every_line), "seed 2 breaks up a scored line"
+    for line in every_line:
+        assert f"scored {line['shape']}: {' '.join(line['squares'])}" in listed
+    assert listed.count("(broken up later)") == sum(not line["standing"] for line in every_line)
+    # On the board: a solid scoring line lies on tiles that all show its shape.
+    shown = piece_squares(page)
+    for stroke in page.locator(".scoring-lines .scoring-line:not(.broken)").all():
+        squares = (stroke.get_attribute("data-squares") or "").split()
+        assert len({shown[square] for square in squares}) == 1
+    assert "player 1" not in page.inner_text("body")
+    context.close()
+    assert not errors

@@ -149,16 +149,25 @@ export function renderPlayers(container, view, presence = null) {
 }
 
 /**
- * Fill the move list. `turns` come from the board module's describeTurns; `players` names the
- * players for the marks; `current` is how many history entries are shown (replay),
+ * Fill the move list. `turns` come from the board module's describeTurns (a turn's optional
+ * `heading` is a row of its own above it); `players` names the players for the marks;
+ * `current` is how many history entries are shown (replay),
  * `onPick(count)` jumps there.
  */
 export function renderMoves(list, turns, { players = [], current = null, onPick = null } = {}) {
   list.replaceChildren();
-  const paired = turns.length > 0 && turns.every((t, i) => t.player === i % 2);
+  // Two columns only for one run of alternating turns: headed rounds each count from 1.
+  const paired = turns.length > 0 && turns.every((t, i) => t.player === i % 2 && !t.heading);
   list.classList.toggle("paired", paired);
   let count = 0;
   turns.forEach((turn, index) => {
+    // A board may head a turn (Flip Switch: "Round 2" over a round's first turn).
+    if (turn.heading) {
+      const heading = document.createElement("li");
+      heading.className = "round-heading";
+      heading.textContent = turn.heading;
+      list.append(heading);
+    }
     const item = document.createElement("li");
     item.className = "turn";
     if (turn.player === 0 || turn.player === 1) {

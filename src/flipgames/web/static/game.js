@@ -178,7 +178,7 @@ function draw(delta = { fresh: [], reverse: false }) {
     const lines = boardModule.resultLines ? boardModule.resultLines(view) : [];
     $("result-lines").replaceChildren(...lines.map((text) => {
       const item = document.createElement("li");
-      item.textContent = text;
+      item.append(text); // words, or a node the board drew (Flip Switch: a round's board)
       return item;
     }));
     $("result-lines").hidden = lines.length === 0;

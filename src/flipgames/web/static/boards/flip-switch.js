@@ -3,14 +3,31 @@
 // to switch the two.
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
-import { el, label, valueClass } from "./svg.js";
+import { describeTurns as turnsOf, el, label, parseSquare, valueClass } from "./svg.js";
 import { cap } from "../common.js";
 import { boardStyles } from "./styles.js";
 
 await boardStyles("flip-switch.css");
 
-// A flip's revealed shape is a chance move: it joins the flip's turn in the move list.
-export { describeTurns } from "./svg.js";
+/**
+ * Turns for the move list (a flip's revealed shape is a chance move: it joins the flip's
+ * turn). Once a match has reached its second round, each round's first turn is headed
+ * "Round N": the view's moves carry the round they were played in.
+ */
+export function describeTurns(moves) {
+  const rounds = [];
+  for (const move of moves) {
+    const last = rounds[rounds.length - 1];
+    if (last && last.round === move.round) last.moves.push(move);
+    else rounds.push({ round: move.round, moves: [move] });
+  }
+  if (rounds.length < 2) return turnsOf(moves);
+  return rounds.flatMap(({ round, moves: played }) => {
+    const turns = turnsOf(played);
+    turns[0].heading = `Round ${round}`;
+    return turns;
+  });
+}
 
 const STAR = (() => {
   const points = [];
@@ -34,13 +51,70 @@ export const SHAPES = {
   moon: () => el("path", { d: "M58 23 A28 28 0 1 0 58 77 A22 22 0 1 1 58 23 Z" }),
 };
 
-/** The result card's lines: who scored which shape with which line. */
-export function resultLines(view) {
-  return (view.observation.board.scoring || []).map((line) =>
-    `${cap(view.players[line.player] || `player ${line.player + 1}`)} scored ${line.shape}: ${line.squares.join(" ")}`);
+const playerName = (view, player) => cap(view.players[player] || `player ${player + 1}`);
+
+/** "Player 1 scored heart: a1 b2 c3", saying so when a later switch broke the line up. */
+function scoredText(view, line) {
+  const broken = line.standing ? "" : " (broken up later)";
+  return `${playerName(view, line.player)} scored ${line.shape}: ${line.squares.join(" ")}${broken}`;
 }
 
-const TRAY = 118;
+/** Whether a scoring line's tiles still show its shape on `grid` (rows of shape names). */
+function standing(line, grid) {
+  return line.squares.every((square) => {
+    const [file, rank] = parseSquare(square);
+    return grid[rank][file] === line.shape;
+  });
+}
+
+/**
+ * The result card: who scored which shape with which line; in a match of several rounds,
+ * per round how it ended, a small picture of the board it ended on with its scoring lines,
+ * and its lines in words.
+ */
+export function resultLines(view) {
+  const obs = view.observation.board;
+  if (obs.rounds < 2) {
+    return (obs.scoring || []).map((line) => scoredText(view, { ...line, standing: standing(line, obs.grid) }));
+  }
+  return (obs.rounds_played || []).flatMap((played) => {
+    const ending = played.winner === null
+      ? `Round ${played.round} ${played.how}`
+      : `Round ${played.round}: ${playerName(view, played.winner)} ${played.how}`;
+    const summary = document.createElement("div");
+    summary.className = "fs-round";
+    summary.dataset.round = played.round;
+    const words = document.createElement("span");
+    words.textContent = ending;
+    summary.append(words, miniBoard(played, `the board at the end of round ${played.round}`));
+    return [summary, ...played.scoring.map((line) => scoredText(view, line))];
+  });
+}
+
+/** A round's final grid, small, with the lines that scored in it and still stand there. */
+function miniBoard(played, title) {
+  const size = played.grid.length;
+  const svg = el("svg", { class: "fs-mini", viewBox: `0 0 ${size * 20} ${size * 20}`, role: "img", "aria-label": title });
+  played.grid.forEach((row, rank) => row.forEach((shape, file) => {
+    const y = (size - 1 - rank) * 20;
+    svg.append(el("rect", { class: `cell ${shape ? "" : "face-down"}`.trim(), x: file * 20 + 1, y: y + 1, width: 18, height: 18, rx: 3 }));
+    if (shape) svg.append(el("g", { class: `shape shape-${shape}`, transform: `translate(${file * 20} ${y}) scale(0.2)` }, [SHAPES[shape]()]));
+  }));
+  for (const line of played.scoring.filter((l) => l.standing)) {
+    const ends = [line.squares[0], line.squares[line.squares.length - 1]].map((square) => {
+      const [file, rank] = parseSquare(square);
+      return [file * 20 + 10, (size - 1 - rank) * 20 + 10];
+    });
+    svg.append(el("line", {
+      class: `scoring-line p${line.player}`,
+      x1: ends[0][0], y1: ends[0][1], x2: ends[1][0], y2: ends[1][1],
+      "data-squares": line.squares.join(" "),
+    }));
+  }
+  return svg;
+}
+
+const TRAY = 140;
 
 export function createBoard(host, ctx) {
   let grid = null;
@@ -64,20 +138,24 @@ export function createBoard(host, ctx) {
     grid.svg.insertBefore(lines, grid.targetGroup);
   }
 
+  // A line that scored is drawn solid while its tiles still show its shape; one a later
+  // switch broke up is only a dashed trace, so no solid line ever crosses other shapes.
   function drawScoring() {
     lines.replaceChildren();
-    for (const line of view.observation.board.scoring || []) {
+    const obs = view.observation.board;
+    for (const line of obs.scoring || []) {
+      const whole = standing(line, obs.grid);
       const ends = [line.squares[0], line.squares[line.squares.length - 1]].map((square) => {
         const [x, y] = grid.xy(square);
         return [x + CELL / 2, y + CELL / 2];
       });
       const stroke = el("line", {
-        class: `scoring-line p${line.player}`,
+        class: `scoring-line p${line.player} ${whole ? "" : "broken"}`.trim(),
         x1: ends[0][0], y1: ends[0][1], x2: ends[1][0], y2: ends[1][1],
         "data-squares": line.squares.join(" "),
       });
       const tip = el("title");
-      tip.textContent = `${view.players[line.player]} scored ${line.shape}`;
+      tip.textContent = scoredText(view, { ...line, standing: whole });
       stroke.append(tip);
       lines.append(stroke);
     }
@@ -136,8 +214,13 @@ export function createBoard(host, ctx) {
     [0, 1].forEach((player) => {
       const x = player === 0 ? MARGIN : side / 2 + 10;
       const box = el("g", { class: `credits ${view.observation.to_move === player ? "to-move" : ""}`, "data-credits": player });
-      const rounds = obs.rounds > 1 ? ` · rounds ${obs.round_wins[player]}` : "";
-      box.append(label(x + 100, 14, `${view.players[player]}${rounds}`, "tray-label"));
+      // The name over the player's credits, the rounds won under them: on one line the two
+      // players' labels ran into each other.
+      box.append(label(x + 100, 14, playerName(view, player), "tray-label"));
+      if (obs.rounds > 1) {
+        const won = obs.round_wins[player];
+        box.append(label(x + 100, 86, `${won} ${won === 1 ? "round" : "rounds"} won`, "tray-note rounds-won"));
+      }
       for (let i = 0; i < obs.target; i += 1) {
         const shape = obs.credited[player][i];
         const slot = el("g", { transform: `translate(${x + 100 - obs.target * 24 + i * 48} 26) scale(0.46)` }, [
@@ -149,12 +232,14 @@ export function createBoard(host, ctx) {
       grid.tray.append(box);
     });
     const hidden = Object.entries(obs.unrevealed).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
-    grid.tray.append(label(side / 2, 90, hidden.length ? `face down: ${hidden.join(", ")}` : "all tiles face up", "tray-note"));
+    const tiles = hidden.length ? `face down: ${hidden.join(", ")}` : "all tiles face up";
+    const round = obs.rounds > 1 ? `Round ${obs.round} of ${obs.rounds} · ` : "";
+    grid.tray.append(label(side / 2, 112, `${round}${tiles}`, "tray-note"));
     const pass = ofKind("pass")[0];
     if (options.interactive && pass) {
       const button = el("g", { class: `pass-choice ${valueClass(entry(pass.text))}`, role: "button", tabindex: 0, "data-action": pass.text }, [
-        el("rect", { x: side / 2 - 40, y: 96, width: 80, height: 20, rx: 10 }),
-        label(side / 2, 106, "pass", "drop-label"),
+        el("rect", { x: side / 2 - 40, y: 118, width: 80, height: 20, rx: 10 }),
+        label(side / 2, 128, "pass", "drop-label"),
       ]);
       button.addEventListener("click", (event) => {
         event.stopPropagation();
