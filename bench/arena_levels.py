@@ -34,7 +34,8 @@ GAMES: dict[str, dict[str, int]] = {
     "flipfour": {"easy": 100, "medium": 100, "hard": 24},
     "rubiks-flip": {"easy": 200, "medium": 200, "hard": 30},
     "flip-switch": {"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
-    "checkered-flag": {"easy": 400, "medium": 400, "hard": 400, "perfect": 800},
+    # Checkered Flag is mostly luck and its levels are cheap: many games so intervals separate.
+    "checkered-flag": {"easy": 1000, "medium": 1000, "hard": 1000, "perfect": 1000},
 }
 DEFAULT_GAMES = 50
 

@@ -50,7 +50,7 @@ from flipgames.agents.endgame import EndgameAgent, endgame_note, has_endgame_tab
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
 from flipgames.agents.mcts import MCTSAgent
-from flipgames.agents.perfect import PerfectAgent
+from flipgames.agents.perfect import PerfectAgent, SometimesBestAgent
 from flipgames.agents.proof import MAX_NODES, ProofAgent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
@@ -59,6 +59,7 @@ from flipgames.core.manifest import LevelSpec, has_manifest, manifest_of, mcts
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.catalog import is_solved
+from flipgames.solvers.solution import Solution, SolverError
 
 #: Every level name, weakest first.
 LEVELS: Final = ("easy", "medium", "hard", "perfect")
@@ -88,6 +89,8 @@ def _budget(spec: LevelSpec) -> str:
 
 def _level(spec: LevelSpec, game: Game) -> Level:
     """A manifest's level spec as a description and a factory."""
+    if spec.agent == "solved":
+        return _solved_level(spec, game)
     if spec.agent == "mcts":
         return Level(
             f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
@@ -125,6 +128,51 @@ def _level(spec: LevelSpec, game: Game) -> Level:
             depth_step=spec.depth_step,
             seconds=spec.seconds,
         ),
+    )
+
+
+#: (game, budget) pairs whose solve ran past the budget: a solved level plays its fallback
+#: there at once instead of trying again on every move.
+_too_large: set[tuple[Game, int]] = set()
+
+
+def _solution_within(game: Game, max_positions: int, progress: Progress) -> Solution | None:
+    """``game``'s exact solution (loaded once per process) when it is solved here and has at
+    most ``max_positions`` positions (or is loaded or cached on disk already), else None."""
+    if not is_solved(game) or (game, max_positions) in _too_large:
+        return None
+    try:
+        return catalog.solution(game, progress, max_positions)
+    except SolverError:
+        _too_large.add((game, max_positions))
+        return None
+
+
+def _solved_level(spec: LevelSpec, game: Game) -> Level:
+    """A level playing from the exact solution where it is small enough, else its fallback."""
+    assert spec.fallback is not None  # LevelSpec checks it
+    fallback = _level(spec.fallback, game)
+    share = spec.best_share
+
+    def build(rng: random.Random, progress: Progress) -> Agent:
+        solution = _solution_within(game, spec.max_positions, progress)
+        if solution is None:
+            return fallback.build(rng, progress)
+        if share >= 1:
+            return PerfectAgent(rng, solution)
+        return SometimesBestAgent(rng, solution, share)
+
+    if share >= 1:
+        what = "perfect play from the exact solution (a random choice among the best actions)"
+    else:
+        what = (
+            f"one of the exact solution's best actions {share:.0%} of the time, else a "
+            "uniformly random legal action"
+        )
+    return Level(
+        f"{what}, where the solution has at most {spec.max_positions:,} positions (solved on "
+        f"first use); otherwise {fallback.description}",
+        build,
     )
 
 

@@ -31,7 +31,7 @@ SEARCH_LEVELS: Final = ("easy", "medium", "hard")
 HARD_SECONDS: Final = 0.9
 
 #: The agent kinds a level can name.
-AGENT_KINDS: Final = ("mcts", "alphabeta")
+AGENT_KINDS: Final = ("mcts", "alphabeta", "solved")
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,10 @@ class LevelSpec:
     chance): ``depth``, ``max_nodes`` (None: no cap), ``depth_step`` (2: deepen two plies at
     a time, odd horizons only), ``seconds`` (a deadline a move; None: none) and ``compiled``
     (True: play the game kernel's compiled alpha-beta for ``seconds`` a move where the game has
-    one, the budgets above being the fallback on the reference engine).
+    one, the budgets above being the fallback on the reference engine). ``solved``: play from
+    the game's exact solution, one of the best actions with probability ``best_share`` and
+    else a uniformly random legal action, where the solution has at most ``max_positions``
+    positions; ``fallback`` plays otherwise.
     """
 
     agent: str
@@ -53,6 +56,9 @@ class LevelSpec:
     depth_step: int = 1
     seconds: float | None = None
     compiled: bool = False
+    best_share: float = 1.0
+    max_positions: int = 0
+    fallback: LevelSpec | None = None
     #: Why the level is set this way, when it is not obvious (shown nowhere; for maintainers).
     note: str = ""
 
@@ -63,6 +69,12 @@ class LevelSpec:
             raise ValueError("an mcts level needs iterations >= 1")
         if self.agent == "alphabeta" and self.depth < 1:
             raise ValueError("an alphabeta level needs depth >= 1")
+        if self.agent == "solved" and not (
+            0 < self.best_share <= 1 and self.max_positions > 0 and self.fallback is not None
+        ):
+            raise ValueError(
+                "a solved level needs 0 < best_share <= 1, max_positions >= 1 and a fallback"
+            )
 
 
 def mcts(iterations: int, rollout_limit: int = 200) -> LevelSpec:
@@ -87,6 +99,17 @@ def alphabeta(
         seconds=seconds,
         compiled=compiled,
         note=note,
+    )
+
+
+def solved(
+    fallback: LevelSpec, max_positions: int, best_share: float = 1.0, note: str = ""
+) -> LevelSpec:
+    """A level playing from the exact solution (the best action with probability
+    ``best_share``, else a random legal one) where it has at most ``max_positions``
+    positions, else ``fallback``."""
+    return LevelSpec(
+        "solved", best_share=best_share, max_positions=max_positions, fallback=fallback, note=note
     )
 
 

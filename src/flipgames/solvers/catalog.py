@@ -65,10 +65,14 @@ def solve(game: Game, progress: Progress = silent, max_positions: int | None = N
     return stochastic.cached_solve(game, progress, max_positions)
 
 
-def solution(game: Game, progress: Progress = silent) -> Solution:
-    """The exact solution of a solved game (see :func:`is_solved`), loaded once per process."""
+def solution(
+    game: Game, progress: Progress = silent, max_positions: int = DEFAULT_MAX_POSITIONS
+) -> Solution:
+    """The exact solution of a solved game (see :func:`is_solved`), loaded once per process
+    (a solve of more than ``max_positions`` positions stops with
+    :class:`~flipgames.solvers.solution.SolverError`; one loaded already answers)."""
     with _lock:
         found = _memo.get(game)
         if found is None:
-            found = _memo[game] = solve(game, progress, DEFAULT_MAX_POSITIONS)
+            found = _memo[game] = solve(game, progress, max_positions)
         return found
