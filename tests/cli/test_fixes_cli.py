@@ -329,3 +329,17 @@ def test_a_chart_that_raises_loses_nothing(
         f"flipgames: warning: the report in {tmp_path} failed (ValueError: 'xerr' must not "
         f"contain negative values); the results are kept in {tmp_path / 'results.json'}"
     ]
+
+
+def test_audit_fixes_report_progress_through_the_perfect_play_games() -> None:
+    from flipgames.lab.audit import fix_row
+
+    heard: list[tuple[str, int | None, int | None]] = []
+
+    def progress(message: str, *, done: int | None = None, total: int | None = None) -> None:
+        heard.append((message, done, total))
+
+    fix_row(make("checkered-flag"), "demo", {"start": "first"}, progress)
+    for what in ("perfect play with start=first", "perfect play under the standard rules"):
+        counts = [(done, total) for message, done, total in heard if message == f"audit: {what}"]
+        assert counts == [(done, 200) for done in range(201)], what
