@@ -299,6 +299,7 @@ OPTION_LINES = {
         "Number of rounds: 1 to 99, default 3.",
     ],
     "rubiks-flip": ["When both have a locked row: the player who placed wins (default) or"],
+    "checkered-flag": ["Who starts: the higher spin of Spinner B (default) or player 1."],
 }
 
 
@@ -313,5 +314,15 @@ def test_the_rules_pages_options_are_written_for_players(page: Any, arcade: str,
     for line in OPTION_LINES[game]:
         assert any(item.startswith(line) for item in items), (line, items)
     text = page.inner_text("#rules")
-    for syntax in ("allowed", "<=", " | ", "=all", "=draw", "flip=", "(default "):
+    for syntax in (
+        "allowed:",
+        "allowed an",
+        "<=",
+        " | ",
+        "=all",
+        "=draw",
+        "flip=",
+        "laps=",
+        "(default ",
+    ):
         assert syntax not in text, syntax

@@ -168,9 +168,10 @@ def test_rules_summary_lists_rules_rulings_and_options_with_defaults() -> None:
     """rules_summary: rulebook clauses, rulings, each option with default and allowed values."""
     text = make("checkered-flag", laps=2).rules_summary()
     assert "YOU CANNOT" not in text and "cannot move from 1st to neutral" in text
-    assert "laps = 2 (default 1; allowed an integer 1 <= n)" in text
-    assert "start = spin (default spin; allowed spin | first)" in text
-    assert "track = default" in text and "spinners = default" in text
+    assert "\n- Laps: 1 " in text and ", default 1. " in text and "This game: 2." in text
+    assert "- Who starts: the higher spin of Spinner B (default) or player 1." in text
+    assert "- Track: “default” unless" in text and "- Spinners: “default” unless" in text
+    assert "goal 96 spaces driven (2 laps)" in text
     assert "no-passing spaces: 7 8 9 19 20 21" in text
     assert "Spinner B: 1: 1/6" in text
 

@@ -34,6 +34,8 @@ class Option:
     'Number of rounds: 1 to 99, default 3'
     >>> Option("no_move", "draw", choices=("draw", "pass")).for_players()
     'No move: draw (default) or pass'
+    >>> Option("track", "default").for_players()
+    'Track: “default” unless another is named'
     """
 
     name: str
@@ -80,7 +82,8 @@ class Option:
                 span = "any whole number"
             values = f"{span}, default {self.default}"
         else:
-            values = f"{self.words(self.default)} (default)"
+            # Free text (a name or a file): its default is a name, quoted as one.
+            values = f"“{self.default}” unless another is named"
         return f"{self.title()}: {values}"
 
     def allowed(self) -> str:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import IllegalActionError, OptionError
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
-from flipgames.core.options import Option
+from flipgames.core.options import Option, options_for_players
 from flipgames.games.checkered_flag import heuristics
 from flipgames.games.checkered_flag.notation import (
     C2,
@@ -127,18 +127,23 @@ class CheckeredFlag(Game):
             "start",
             "spin",
             choices=("spin", "first"),
-            help="spin: both spin B, higher starts (ties spin again); first: player 1 starts",
+            help="both players spin Spinner B and the higher starts (a tie spins again), or "
+            "player 1 starts without a spin",
+            label="Who starts",
+            choice_words=("the higher spin of Spinner B", "player 1"),
         ),
         Option("laps", 1, minimum=1, help="laps to race; the goal is laps x track length"),
         Option(
             "track",
             "default",
             help=f"a bundled track ({', '.join(bundled_names('tracks'))}) or a JSON file path",
+            label="Track",
         ),
         Option(
             "spinners",
             "default",
             help=f"bundled spinners ({', '.join(bundled_names('spinners'))}) or a JSON file path",
+            label="Spinners",
         ),
     )
 
@@ -242,16 +247,12 @@ class CheckeredFlag(Game):
 
     def rules_summary(self) -> str:
         track, spinners = self.track, self.spinners
-        lines = [RULES, "Options"]
-        for option in self.option_spec:
-            lines.append(
-                f"- {option.name} = {self.options[option.name]} (default {option.default}; "
-                f"allowed {option.allowed()}): {option.help}"
-            )
+        laps = int(self.options["laps"])
+        lines = [RULES, options_for_players(self.option_spec, self.options)]
         lines += [
             "",
             f"Track {track.name!r}: {track.length} spaces, start/finish on space {track.start}; "
-            f"goal {self.goal} spaces driven (laps={self.options['laps']}).",
+            f"goal {self.goal} spaces driven ({laps} lap{'s' if laps > 1 else ''}).",
             f"  crash spaces: {' '.join(map(str, track.crash)) or 'none'}",
             f"  no-passing spaces: {' '.join(map(str, track.no_passing)) or 'none'}",
         ]
