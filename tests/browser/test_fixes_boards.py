@@ -248,3 +248,22 @@ def test_a_flip_switch_match_shows_its_rounds(browser: Any, arcade: str) -> None
     assert "player 1" not in page.inner_text("body")
     context.close()
     assert not errors
+
+
+def test_flipfour_hint_and_look_back_say_the_move_as_drawn(page: Any, arcade: str) -> None:
+    created = create(arcade, "flipfour", mode="ai", level="easy", seed=2)
+    open_match(page, arcade, created)
+    page.click("#hint")
+    page.wait_for_function("() => document.getElementById('toast').textContent.startsWith('Hint')")
+    hint = page.inner_text("#toast")
+    # Every first move is a drop: the hint names its face as drawn, not R@ or B@.
+    assert hint.startswith(("Hint: + drop ", "Hint: \u00d7 drop ")) and "@" not in hint
+    page.locator(".drop-choice[data-drop=B]").click()
+    target = page.locator(".targets .target:not(.source)").first
+    square = target.get_attribute("data-target")
+    target.click()
+    page.wait_for_function(MY_TURN_OR_OVER)
+    page.locator("#moves .turn").first.click()
+    page.wait_for_selector("#lookback:not([hidden])")
+    banner = page.inner_text("#lookback-text")
+    assert banner.startswith(f"Looking back: after \u00d7 drop {square} ")

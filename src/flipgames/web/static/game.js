@@ -47,6 +47,9 @@ const clocks = createClocks($("clocks"), {
   }, liveState === "live" ? 1500 : 200),
 });
 
+/** A structured move or action in the board's words (FlipFour: "+ drop c5"), else its text. */
+const moveWords = (move) => (boardModule && boardModule.moveText ? boardModule.moveText(move) : move.text);
+
 /** Identifies a position: an undo followed by another move reaches the same ply elsewhere. */
 const positionKey = (v) => `${v.ply}|${v.history.join(" ")}`;
 
@@ -165,7 +168,8 @@ function draw(delta = { fresh: [], reverse: false }) {
   });
   $("lookback").hidden = !lookback;
   if (lookback) {
-    const last = lookback.last ? `after ${lookback.last.action}` : "the start";
+    const shown = lookback.moves[lookback.moves.length - 1];
+    const last = shown ? `after ${moveWords(shown)}` : "the start";
     $("lookback-text").textContent = `Looking back: ${last} (move ${lookback.history.length} of ${view.history.length})`;
   }
   renderOffer();
@@ -383,7 +387,8 @@ function renderAnalysis() {
     button.className = `move-chip ${valueClass(entry)}`;
     button.dataset.action = entry.action;
     button.innerHTML = `<b></b><small></small>`;
-    button.querySelector("b").textContent = entry.action;
+    const legal = (view.legal_actions || []).find((action) => action.text === entry.action);
+    button.querySelector("b").textContent = legal ? moveWords(legal) : entry.action;
     button.querySelector("small").textContent = valueText(entry);
     // A chip plays its move only in the position it was computed for.
     button.addEventListener("click", () => { if (positionKey(view) === key) act(entry.action); });
@@ -422,7 +427,7 @@ $("hint").addEventListener("click", async () => {
     if (!move) return;
     hint = { key, move };
     board.hint(move);
-    toast(`Hint: ${answer.action}`, "info");
+    toast(`Hint: ${moveWords(move)}`, "info");
   } catch (err) {
     if (positionKey(view) === key) toast(err.message, "error");
   } finally {
