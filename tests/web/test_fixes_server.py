@@ -26,7 +26,8 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from flipgames.lab.report import write_report
-from flipgames.web.app import create_app
+from flipgames.web.aipool import AiError, AiJob, AiPool
+from flipgames.web.app import SECURITY_HEADERS, create_app
 from flipgames.web.settings import Settings
 
 
@@ -452,3 +453,164 @@ def test_an_ai_worker_in_the_middle_of_a_move_ends_with_its_server(tmp_path: Pat
         assert gone_within(children, 5.0) == set()
     finally:
         kill_all(server, children)
+
+
+# --- 10: a computer move that fails is retried once, then forfeited; options have maxima -------
+
+
+class FailingPool(AiPool):
+    """Fails the first ``failures`` moves it is asked for (as a killed worker or an exception
+    in one would), then chooses them for real."""
+
+    def __init__(self, failures: int, message: str = "OverflowError: int too large") -> None:
+        super().__init__(1)
+        self.failures = failures
+        self.message = message
+        self.asked = 0
+
+    async def choose(self, job: AiJob) -> str:
+        self.asked += 1
+        if self.asked <= self.failures:
+            raise AiError(self.message)
+        return await super().choose(job)
+
+
+@contextmanager
+def client_with(tmp_path: Path, pool: AiPool, **settings: Any) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path / 'ai.sqlite'}"
+    with TestClient(create_app(Settings(database_url=url, **settings), ai_pool=pool)) as client:
+        yield client
+
+
+def play_against(client: TestClient, level: str = "easy") -> dict[str, Any]:
+    """Create a FlipFlop 3x3 match against ``level``, make White's first move and read the
+    match once the computer is done (``wait=true``)."""
+    body = {"game": "flipflop-3x3", "mode": "ai", "level": level, "seed": 3}
+    created = client.post("/api/matches", json=body).json()
+    path = f"/api/matches/{created['id']}"
+    moved = client.post(f"{path}/actions", json={"token": created["token"], "action": "b1xb3"})
+    assert moved.json()["thinking"] is True
+    view: dict[str, Any] = client.get(path, params={"wait": "true"}).json()
+    return view
+
+
+def test_a_built_in_level_that_fails_twice_forfeits(tmp_path: Path) -> None:
+    pool = FailingPool(failures=2)
+    with client_with(tmp_path, pool) as client:
+        view = play_against(client)
+    assert pool.asked == 2  # tried once more, then given up: never a hang
+    assert (view["status"], view["thinking"], view["ending"]) == ("finished", False, "forfeit")
+    assert view["result"] == "1-0"  # the human (White) wins
+    assert view["ending_detail"] == "the easy level could not choose a move, twice"
+    assert "OverflowError" not in json.dumps(view)  # the worker's words are for the log
+
+
+def test_a_built_in_level_that_fails_once_is_retried_and_plays_on(tmp_path: Path) -> None:
+    # The retry has to claim the move again: a claim kept after the failure would leave the
+    # match thinking for two minutes.
+    pool = FailingPool(failures=1)
+    with client_with(tmp_path, pool) as client:
+        view = play_against(client)
+    assert pool.asked == 2
+    assert (view["ply"], view["status"], view["thinking"]) == (2, "playing", False)
+    assert view["ending"] is None
+
+
+TOY = f"{sys.executable} -m flipgames engine --level easy --seed 3"
+
+
+def test_an_outside_engines_words_in_a_forfeit_are_capped(tmp_path: Path) -> None:
+    pool = FailingPool(failures=1, message="EngineError: engine toy said " + "x" * 5000)
+    with client_with(tmp_path, pool, engines=(("toy", TOY),)) as client:
+        view = play_against(client, level="engine:toy")
+        record = client.get(f"/api/matches/{view['id']}/record").json()
+    assert pool.asked == 1  # an outside engine is not asked twice
+    assert view["ending"] == "forfeit"
+    detail = view["ending_detail"]
+    assert detail.startswith("engine toy said xxx") and detail.endswith("x…")
+    assert len(detail) == 200
+    assert record["ending"]["detail"] == detail
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"laps": 10**30}, "bad value 1000000000000000000000000000000 for option 'laps'"),
+        ({"laps": 6}, "bad value 6 for option 'laps'"),
+        ({"laps": "2"}, "bad value '2' for option 'laps': it is a number"),
+        ({"rounds": "3"}, "bad value '3' for option 'rounds': it is a number"),
+    ],
+)
+def test_integer_options_are_numbers_within_bounds(
+    tmp_path: Path, options: dict[str, Any], named: str
+) -> None:
+    game = "flip-switch" if "rounds" in options else "checkered-flag"
+    with make_client(tmp_path) as client:
+        answer = client.post("/api/matches", json={"game": game, "options": options})
+        assert answer.status_code == 422
+        assert answer.json()["error"]["code"] == "bad_option"
+        assert named in answer.json()["error"]["message"]
+        assert client.post("/api/matches", json={"game": game}).status_code == 201
+
+
+def test_laps_are_bounded_on_the_command_line_too() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flipgames",
+            "rules",
+            "checkered-flag",
+            "--option",
+            f"laps={10**30}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"flipgames: error: bad value '{10**30}' for option 'laps'")
+    assert "5" in line.removeprefix(f"flipgames: error: bad value '{10**30}'")  # the maximum
+
+
+# --- 15: level outside ai mode refused; HEAD answered like GET ----------------------------------
+
+
+@pytest.mark.parametrize("mode", ["online", "local"])
+def test_a_level_outside_games_against_the_computer_is_refused(tmp_path: Path, mode: str) -> None:
+    with make_client(tmp_path) as client:
+        body = {"game": "flipflop-3x3", "mode": mode, "level": "hard"}
+        answer = client.post("/api/matches", json=body)
+        assert answer.status_code == 422
+        assert answer.json()["error"] == {
+            "code": "bad_request",
+            "message": f"a level is for matches against the computer (mode ai), not {mode} ones",
+        }
+        assert client.get("/api/games").status_code == 200
+
+
+def test_head_on_pages_answers_like_get_without_a_body(tmp_path: Path, reports: Path) -> None:
+    with make_client(tmp_path, reports_dir=reports) as client:
+        match_id = client.post("/api/matches", json={"game": "flipflop-3x3"}).json()["id"]
+        for path in (
+            "/",
+            f"/play/{match_id}",
+            f"/watch/{match_id}",
+            "/rules/flipflop",
+            "/puzzles",
+            "/lab",
+            "/static/app.css",
+            "/healthz",
+            f"/api/matches/{match_id}",
+        ):
+            got = client.get(path)
+            head = client.head(path)
+            assert (head.status_code, head.content) == (200, b""), path
+            assert head.headers["content-type"] == got.headers["content-type"]
+            assert head.headers["content-length"] == str(len(got.content)), path
+            assert (
+                head.headers["content-security-policy"]
+                == SECURITY_HEADERS["Content-Security-Policy"]
+            )
+        assert client.head("/no/such/page").status_code == 404

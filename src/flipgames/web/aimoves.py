@@ -10,6 +10,11 @@ freed; whoever next opens or reads the match starts it again (:meth:`AiMoves.sta
 does a server restarted between a human move and the reply. With several server processes
 on one database, a task first claims the move in the database (:meth:`MatchService.claim_ai`),
 so it is worked out once.
+
+A move that fails never leaves the match thinking: the claim is released at once, a built-in
+level is tried once more (a worker killed under it succeeds the second time), and then the
+computer forfeits (``ending`` "forfeit", the human wins, ``ending_detail`` says why in words);
+an outside engine forfeits at its first failure.
 """
 
 from __future__ import annotations
@@ -20,11 +25,15 @@ from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
 
+from flipgames.core.errors import FlipgamesError
 from flipgames.web import engines
-from flipgames.web.aipool import AiError, AiPool
+from flipgames.web.aipool import AiError, AiJob, AiPool
 from flipgames.web.service import MatchService
 
 log = logging.getLogger(__name__)
+
+#: How often a built-in level's failed move is tried again before the computer forfeits.
+BUILT_IN_RETRIES = 1
 
 
 class AiMoves:
@@ -88,7 +97,7 @@ class AiMoves:
 
     async def _run(self, match_id: str) -> None:
         service = self._service
-        job = None
+        failures = 0
         try:
             while True:
                 loaded = await run_in_threadpool(service.load, match_id)
@@ -99,22 +108,46 @@ class AiMoves:
                     return  # another server process is working it out
                 try:
                     move = await self._pool.choose(job)
+                    committed = await run_in_threadpool(service.commit_ai, match_id, job, move)
                 except asyncio.CancelledError:
                     # Free the claim so a process where someone watches can take it at once.
                     await asyncio.shield(run_in_threadpool(service.release_ai, loaded))
                     raise
-                if await run_in_threadpool(service.commit_ai, match_id, job, move) is None:
+                except (AiError, FlipgamesError) as exc:
+                    # The worker failed or died, or chose a move the rules refuse. The claim
+                    # is freed either way: held, it would leave the match thinking for its
+                    # two minutes, and then fail the same way again.
+                    await run_in_threadpool(service.release_ai, loaded)
+                    failures += 1
+                    log.error("the computer's move in match %s failed: %s", match_id, exc)
+                    if failures <= self._retries(job):
+                        continue  # a killed worker, say: a fresh one tries again
+                    await self._forfeit(match_id, job, exc)
+                    return
+                if committed is None:
                     return  # the match moved on (an undo): the move is not wanted
+                failures = 0
                 await self._broadcast(match_id)
         except asyncio.CancelledError:
             raise
-        except AiError as exc:
-            log.error("the computer's move in match %s failed: %s", match_id, exc)
-            if job is not None and engines.engine_name(job.level) is not None:
-                # An outside engine that fails loses the match rather than hang it.
-                detail = str(exc).removeprefix("EngineError: ")
-                if await run_in_threadpool(service.forfeit, match_id, job, detail):
-                    await self._broadcast(match_id)
         except Exception:
-            # The next load of the match tries again; the server goes on.
+            # Not the computer's fault (the database, say): the next read of the match starts
+            # its move again, and the server goes on.
             log.exception("the computer's move in match %s failed", match_id)
+
+    @staticmethod
+    def _retries(job: AiJob) -> int:
+        """How often a failed move is tried again before the computer forfeits: a built-in
+        level once (a worker killed under it, say, succeeds the second time); an outside
+        engine never (it has had its time, and a broken program stays broken)."""
+        return 0 if engines.engine_name(job.level) is not None else BUILT_IN_RETRIES
+
+    async def _forfeit(self, match_id: str, job: AiJob, exc: Exception) -> None:
+        """End the match, won by the human, with the reason in words."""
+        if engines.engine_name(job.level) is not None:
+            detail = str(exc).removeprefix("EngineError: ")
+        else:
+            # The worker's own message (a Python exception) is for the log, not for players.
+            detail = f"the {job.level} level could not choose a move, twice"
+        if await run_in_threadpool(self._service.forfeit, match_id, job, detail):
+            await self._broadcast(match_id)

@@ -165,6 +165,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
     return app
 
 
@@ -211,6 +212,29 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class HeadAsGet:
+    """Answer ``HEAD`` as ``GET`` without the body (HTTP requires it of every resource that
+    answers GET; FastAPI's routes would refuse it with 405): the status and headers,
+    ``Content-Length`` included, are the GET's."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return  # the rest of a body nobody asked for
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
 
 
 class BodyLimit:

@@ -76,6 +76,21 @@ SPECTATOR: Viewer = frozenset()
 # Option values from the web are names, never paths: some options (a Checkered Flag track)
 # also accept a file path, and a browser must not make the server read its files.
 _OPTION_TEXT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The most characters of a forfeit's reason kept: an outside engine's own words are copied
+#: into it, and a program may print kilobytes that every view would then carry.
+MAX_DETAIL = 200
+
+
+def capped(text: str, limit: int = MAX_DETAIL) -> str:
+    """``text`` on one line, cut to at most ``limit`` characters with an ellipsis.
+
+    >>> capped("engine toy said: " + "x" * 500)[-5:], len(capped("x" * 500))
+    ('xxxx…', 200)
+    >>> capped("engine toy   exited:  status 1")  # lines and runs of spaces become one space
+    'engine toy exited: status 1'
+    """
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -325,7 +340,17 @@ class MatchService:
             cls = game_class(name)
         except UnknownGameError as exc:
             raise ApiError(404, "unknown_game", str(exc)) from None
+        declared = {option.name: option for option in cls.option_spec}
         for key, value in (options or {}).items():
+            option = declared.get(key)
+            if option is not None and isinstance(option.default, int) and isinstance(value, str):
+                # The API is strict about types (docs/web-api.md): "2" is not a number.
+                raise ApiError(
+                    422,
+                    "bad_option",
+                    f"bad value {value!r} for option {key!r}: it is a number, so send it as "
+                    f"a JSON number, not a string ({option.allowed()})",
+                )
             if isinstance(value, str) and not _OPTION_TEXT.fullmatch(value):
                 raise ApiError(
                     422,
@@ -374,8 +399,12 @@ class MatchService:
                     "bad_option",
                     f"unknown level {level!r} for {game.title}: levels are {', '.join(levels)}",
                 )
-        else:
-            level = None
+        elif level is not None:
+            raise ApiError(
+                422,
+                "bad_request",
+                f"a level is for matches against the computer (mode ai), not {mode} ones",
+            )
         if mode == "online" and seed is not None:
             raise ApiError(
                 422,
@@ -948,8 +977,10 @@ class MatchService:
         )
 
     def forfeit(self, match_id: str, job: AiJob, detail: str) -> Loaded | None:
-        """An outside engine failed to make the move ``job`` asked for: the match ends, won
-        by the human, with ``detail`` saying why (None when the match has moved on)."""
+        """The computer (an outside engine, or a built-in level that failed twice) could not
+        make the move ``job`` asked for: the match ends, won by the human, with ``detail``
+        saying why, cut to :data:`MAX_DETAIL` characters (None when the match has moved
+        on)."""
         with self._lock(match_id):
             loaded = self._read(match_id)
             if self.ai_job(loaded) != job:
@@ -958,7 +989,7 @@ class MatchService:
             values: dict[str, Any] = {
                 "ending": "forfeit",
                 "ending_result": "1-0" if human == 0 else "0-1",
-                "ending_detail": detail[:300],
+                "ending_detail": capped(detail),
                 "draw_offer": None,
             }
             try:

@@ -132,7 +132,16 @@ class CheckeredFlag(Game):
             label="Who starts",
             choice_words=("the higher spin of Spinner B", "player 1"),
         ),
-        Option("laps", 1, minimum=1, help="laps to race; the goal is laps x track length"),
+        # At most 5: the computer's medium and hard levels work out the whole race before
+        # their first move, about a second a lap (5 laps: 5 s, 10 laps: 22 s), too long to
+        # wait for; unbounded, laps=10**30 made every computer move fail (OverflowError).
+        Option(
+            "laps",
+            1,
+            minimum=1,
+            maximum=5,
+            help="laps to race (1 to 5); the goal is laps x track length",
+        ),
         Option(
             "track",
             "default",
