@@ -220,7 +220,9 @@ def test_flip_switch_dialog_keeps_start_in_sight_with_rules_folded(
         assert page.locator("[name='option:lines']").is_hidden()
         # The options are one click away, and they still count.
         page.click("#advanced-rules summary")
-        page.select_option("[name='option:lines']", "edges")
+        # In players' words: the option's name and its choices (the value sent stays "edges").
+        assert page.inner_text("label:has([name='option:lines'])").startswith("Lines that score")
+        page.select_option("[name='option:lines']", label="edges only")
         page.click("#start")
         page.wait_for_url(re.compile(r"/play/[^/?]+\?token="))
         match_id = page.url.split("/play/")[1].split("?")[0]

@@ -144,6 +144,8 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 minimum=o.minimum,
                 maximum=o.maximum,
                 help=o.help,
+                label=o.title(),
+                choice_words=[o.words(c) for c in o.choices] if o.choices is not None else None,
             )
             for o in game.option_spec
         ]

@@ -103,6 +103,10 @@ class OptionInfo(BaseModel):
     minimum: int | None
     maximum: int | None
     help: str
+    label: str = Field(description="the option's name for players, e.g. 'Lines that score'")
+    choice_words: list[str] | None = Field(
+        description="each of choices in players' words, in the same order"
+    )
 
 
 class GameInfo(BaseModel):

@@ -41,17 +41,18 @@ function card(game) {
 function option(opt) {
   const field = document.createElement("label");
   field.className = "field";
-  field.textContent = opt.name.replace(/_/g, " ");
+  // Players' words for the option and its choices; the value sent is the option's own.
+  field.textContent = opt.label;
   if (opt.help) field.title = opt.help;
   let input;
   if (opt.choices && opt.choices.length) {
     input = document.createElement("select");
-    for (const choice of opt.choices) {
+    opt.choices.forEach((choice, index) => {
       const o = document.createElement("option");
       o.value = choice;
-      o.textContent = String(choice);
+      o.textContent = opt.choice_words ? opt.choice_words[index] : String(choice);
       input.append(o);
-    }
+    });
   } else {
     input = document.createElement("input");
     input.type = typeof opt.default === "number" ? "number" : "text";
