@@ -3,6 +3,7 @@ and an operator ran into. Each test names the hole it closes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import secrets
@@ -514,6 +515,32 @@ def test_a_built_in_level_that_fails_once_is_retried_and_plays_on(tmp_path: Path
     assert pool.asked == 2
     assert (view["ply"], view["status"], view["thinking"]) == (2, "playing", False)
     assert view["ending"] is None
+
+
+class KillingPool(AiPool):
+    """A real pool whose worker is killed (SIGKILL) in the middle of the first move."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.asked = 0
+
+    async def choose(self, job: AiJob) -> str:
+        self.asked += 1
+        if self.asked > 1:
+            return await super().choose(job)
+        move = asyncio.ensure_future(super().choose(job))
+        while not self.busy or not self.pids:
+            await asyncio.sleep(0.01)
+        os.kill(self.pids[0], signal.SIGKILL)
+        return await move
+
+
+def test_a_worker_killed_in_the_middle_of_a_move_is_replaced(tmp_path: Path) -> None:
+    pool = KillingPool()
+    with client_with(tmp_path, pool) as client:
+        view = play_against(client)
+    assert pool.asked == 2
+    assert (view["ply"], view["status"], view["thinking"]) == (2, "playing", False)
 
 
 TOY = f"{sys.executable} -m flipgames engine --level easy --seed 3"

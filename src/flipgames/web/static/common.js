@@ -64,14 +64,20 @@ export function endingReason(view) {
     resignation: () => `${cap(view.players[loser])} resigned`,
     agreement: () => "agreed by both players",
     timeout: () => `${cap(view.players[loser])} ran out of time`,
-    forfeit: () => "the engine forfeited",
+    forfeit: () => `${forfeiter(view)} forfeited`,
   };
   return view.ending in reasons ? reasons[view.ending]() : "";
 }
 
+/** Who forfeited: an outside engine (level engine:NAME), or the computer's own level whose
+ * move failed twice. */
+function forfeiter(view) {
+  return view.level?.startsWith("engine:") ? "the engine" : "the computer";
+}
+
 /** The result card's line under the title: why the game ended, in a sentence. */
 export function endingDetail(view) {
-  if (view.ending === "forfeit") return `The engine forfeits: ${view.ending_detail}`;
+  if (view.ending === "forfeit") return `${cap(forfeiter(view))} forfeits: ${view.ending_detail}`;
   if (view.ending === "agreement") return "Drawn by agreement.";
   if (view.ending) return `${endingReason(view)}.`;
   return engineStatus(view);
