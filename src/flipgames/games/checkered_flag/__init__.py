@@ -20,12 +20,13 @@ MANIFESTS = {
         board="checkered-flag",
         docs="checkered-flag",
         pitch="A push-your-luck race: shift gears, spin, dodge the crash spaces and take the "
-        "checkered flag.",
+        "checkered flag. Luck decides most races: the hard computer shifts perfectly and "
+        "still wins only about 57 in 100 against medium.",
         # Luck leaves little room: perfect play wins only 51.3% against always the highest
-        # gear, and depth-6 expectiminimax was level with perfect play (0.519 over 800
-        # games), as MCTS with 100 iterations nearly was with it (0.51 over 200). So hard
-        # plays the solution, and medium errs on purpose: the best gear 60% of the time,
-        # else a random one (docs/ai.md has the matches).
+        # gear. The old hard (depth-6 expectiminimax) was level with perfect play (0.519 over
+        # 800 games), so hard now plays the solution; medium errs on purpose, the best gear
+        # 60% of the time, else a random one, which puts it between easy and hard
+        # (docs/ai.md has the matches).
         levels={
             "easy": mcts(30),
             "medium": solved(mcts(100), SOLVED_LEVEL_POSITIONS, best_share=0.6),
