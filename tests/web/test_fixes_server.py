@@ -164,11 +164,9 @@ def test_proxy_headers_are_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch)
 
     ran: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda _app, **options: ran.append(options))
-    assert main(["serve", "--db", "sqlite://"]) == 0
-    assert (
-        main(["serve", "--db", "sqlite://", "--proxy-headers", "--forwarded-allow-ips", "10.1.2.3"])
-        == 0
-    )
+    serve = ["serve", "--db", "sqlite://", "--port", str(free_port())]  # a port nobody uses
+    assert main(serve) == 0
+    assert main([*serve, "--proxy-headers", "--forwarded-allow-ips", "10.1.2.3"]) == 0
     assert [(o["proxy_headers"], o["forwarded_allow_ips"]) for o in ran] == [
         (False, "127.0.0.1"),
         (True, "10.1.2.3"),
