@@ -639,3 +639,26 @@ def test_head_on_pages_answers_like_get_without_a_body(tmp_path: Path, reports: 
                 == SECURITY_HEADERS["Content-Security-Policy"]
             )
         assert client.head("/no/such/page").status_code == 404
+
+
+def test_forwarded_allow_ips_without_proxy_headers_is_refused() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flipgames",
+            "serve",
+            "--db",
+            "sqlite://",
+            "--forwarded-allow-ips",
+            "10.0.0.5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "flipgames: error: --forwarded-allow-ips names the proxy whose forwarded headers to "
+        "trust: it needs --proxy-headers"
+    ]

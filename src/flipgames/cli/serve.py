@@ -74,8 +74,8 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
     parser.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
-        default="127.0.0.1",
-        help="with --proxy-headers: the proxy's addresses, comma-separated, or '*' for any",
+        help="with --proxy-headers: the proxy's addresses, comma-separated, or '*' for any "
+        "(default: 127.0.0.1)",
     )
     parser.add_argument(
         "--allowed-origin",
@@ -140,6 +140,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ) from None
     from flipgames.web.engines import parse_engine, register
 
+    if args.forwarded_allow_ips is not None and not args.proxy_headers:
+        raise FlipgamesError(
+            "--forwarded-allow-ips names the proxy whose forwarded headers to trust: it needs "
+            "--proxy-headers"
+        )
     specs = tuple(parse_engine(text) for text in args.engine)
     if args.reports:
         os.environ["FLIPGAMES_REPORTS"] = os.path.abspath(args.reports)  # for every worker
@@ -164,7 +169,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "log_level": "info",
         "ws_max_size": settings.max_body_bytes * 2,
         "proxy_headers": args.proxy_headers,
-        "forwarded_allow_ips": args.forwarded_allow_ips,
+        "forwarded_allow_ips": args.forwarded_allow_ips or "127.0.0.1",
     }
     if args.workers > 1:
         # uvicorn binds the port here (SO_REUSEADDR, never SO_REUSEPORT) and hands the socket
