@@ -328,3 +328,28 @@ def test_the_rules_pages_options_are_written_for_players(page: Any, arcade: str,
         "(default ",
     ):
         assert syntax not in text, syntax
+
+
+def test_a_pick_and_its_focus_survive_a_redraw_of_the_same_position(
+    browser: Any, arcade: str
+) -> None:
+    """Item 5: the page redraws for more than new moves (here the opponent leaving): that
+    must not drop the piece the player picked, nor the focus on its targets."""
+    created = create(arcade, "flipfour", mode="online")
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
+    try:
+        white, black = (c.new_page() for c in contexts)
+        white.goto(arcade + created["links"]["play"])
+        black.goto(arcade + created["links"]["invite"])
+        white.wait_for_selector(".player.p1 .presence.here")
+        white.locator(".drop-choice").first.click()
+        white.wait_for_selector(FINAL_TARGETS)
+        drops = white.locator(FINAL_TARGETS).count()
+        black.close()
+        white.wait_for_selector(".player.p1 .presence.away")
+        assert white.locator(FINAL_TARGETS).count() == drops
+        on_first = f"() => document.activeElement === document.querySelector({FINAL_TARGETS!r})"
+        assert white.evaluate(on_first), white.evaluate(FOCUSED)
+    finally:
+        for context in contexts:
+            context.close()

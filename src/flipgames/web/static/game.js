@@ -34,6 +34,7 @@ let flipped = false; // the player turned the board round
 let myTurnBefore = false; // for the turn notification: only when the turn arrives
 let resignArmed = false; // Resign asks to be clicked again
 let resultClosed = false; // the player closed the game-over sheet (phones)
+let drawnBoard = null; // what the board last drew: {key, interactive, analysis}
 // A clock that reaches zero here: the server's loss on time comes over the socket; should it
 // not come (socket down), ask for the match.
 const clocks = createClocks($("clocks"), {
@@ -146,10 +147,16 @@ function beep() {
 }
 
 function draw(delta = { fresh: [], reverse: false }) {
-  if (lookback) {
-    board.update(lookback, { interactive: false, analysis: null, ...delta });
-  } else {
-    board.update(view, { interactive: interactive(), analysis: shownAnalysis(), ...delta });
+  // The board is redrawn only when what it shows changed: a redraw drops the piece the player
+  // has picked and the focus on its targets, and the page redraws for other reasons too (the
+  // socket's copy of a view already shown, presence, a draw offer).
+  const shown = lookback
+    ? { key: `past|${positionKey(lookback)}`, interactive: false, analysis: null }
+    : { key: positionKey(view), interactive: interactive(), analysis: shownAnalysis() };
+  const same = drawnBoard && delta.fresh.length === 0 && ["key", "interactive", "analysis"].every((k) => drawnBoard[k] === shown[k]);
+  if (!same) {
+    board.update(lookback || view, { interactive: shown.interactive, analysis: shown.analysis, ...delta });
+    drawnBoard = shown;
   }
   if (hint && !lookback && hint.key === positionKey(view)) board.hint(hint.move);
   const waiting = computerThinking();
@@ -241,6 +248,7 @@ function makeBoard() {
   const seat = view.mode === "local" ? null : view.seat;
   const side = flipped ? (seat === 1 ? 0 : 1) : seat;
   $("board").replaceChildren();
+  drawnBoard = null;
   board = boardModule.createBoard($("board"), { seat: side, onAction: act, announce: (text) => toast(text, "info") });
 }
 
