@@ -66,6 +66,7 @@ def test_after_a_resignation_the_status_says_the_result_and_why(page: Any, arcad
     page.wait_for_function("() => document.getElementById('result-title').textContent !== ''")
     assert page.inner_text("#result-title") == "Black wins"
     assert page.inner_text("#result-detail") == "White resigned."
+    assert page.inner_text("#status-text") == "start position · Black wins · White resigned"
 
 
 def test_a_declined_draw_offer_is_told_and_an_agreed_draw_says_so(

@@ -3,7 +3,8 @@
 
 import { api, matchIdFromPath } from "./api.js";
 import {
-  endingDetail, engineStatus, loadBoard, recordFileName, renderMoves, renderPlayers, resultTitle, toast,
+  endingDetail, engineStatus, loadBoard, recordFileName, renderMoves, renderPlayers, resultTitle, statusLine,
+  toast,
 } from "./common.js";
 
 const id = matchIdFromPath();
@@ -15,6 +16,7 @@ let shown = null;
 let board = null;
 let boardModule = null;
 let timer = null;
+let match = null; // the match as it ended (its result and, if any, its ending outside the rules)
 
 const icon = (d) => `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="${d}"/></svg>`;
 const PLAY = icon("M7 5l12 7-12 7z");
@@ -34,7 +36,10 @@ function go(to) {
   $("prev").disabled = $("first").disabled = index === 0;
   $("next").disabled = $("last").disabled = index === frames.length - 1;
   const last = frame.last ? `after ${frame.last.action}` : "start position";
-  $("status-text").textContent = [last, engineStatus(frame)].filter(Boolean).join(" · ");
+  // The last position of a match resigned, agreed drawn or lost on time is still in play for
+  // the engine ("White to move"): there the match's own ending is what happened.
+  const ended = index === frames.length - 1 && match.ending;
+  $("status-text").textContent = [last, ended ? statusLine(match) : engineStatus(frame)].filter(Boolean).join(" · ");
   $("turn-dot").className = `turn-dot p${frame.current_player}`;
   renderPlayers($("players"), frame);
   const final = frames[frames.length - 1];
@@ -77,7 +82,6 @@ function asViews(match, snapshots) {
 }
 
 async function start() {
-  let match;
   try {
     let data;
     [match, data] = await Promise.all([api.view(id), api.replay(id)]);
