@@ -93,7 +93,9 @@ def test_perft_after_moves_and_divide_agree(capsys):
     assert lines[0].startswith("perft(1) = ")
     total = int(lines[2].split(" = ")[1])
     code, out, _ = run(capsys, "perft", "flipflop-3x3", "3", "--moves", "b1xb3", "--divide")
-    assert sum(int(line.rsplit(": ", 1)[1]) for line in out.splitlines()) == total
+    *per_action, last = out.splitlines()
+    assert sum(int(line.rsplit(": ", 1)[1]) for line in per_action) == total
+    assert last == f"total: {total}"
 
 
 @pytest.mark.parametrize("name", game_names())

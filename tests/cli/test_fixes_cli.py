@@ -3,13 +3,17 @@ point where the fix is a command's behaviour."""
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -343,3 +347,127 @@ def test_audit_fixes_report_progress_through_the_perfect_play_games() -> None:
     for what in ("perfect play with start=first", "perfect play under the standard rules"):
         counts = [(done, total) for message, done, total in heard if message == f"audit: {what}"]
         assert counts == [(done, 200) for done in range(201)], what
+
+
+# -- item 21: serve, solve, replay, perft and --help say what they should ---------------------
+
+
+def test_serve_on_a_busy_port_is_one_line_and_starts_nothing(tmp_path: Path) -> None:
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        done = _flipgames(
+            "serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+        )
+    assert _one_error_line(done) == (
+        f"flipgames: error: port {port} on 127.0.0.1 is in use (another server is listening "
+        "there): stop it, or choose another port with --port"
+    )
+    assert done.stdout == ""  # no address of the other server to open
+    assert not (tmp_path / "arcade.sqlite").exists()
+
+
+def test_serve_says_where_the_matches_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from flipgames.cli.main import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda _app, **_options: None)
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    database = tmp_path / "arcade.sqlite"
+    assert main(["serve", "--port", str(port), "--db", f"sqlite:///{database}"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"flipgames arcade: matches are kept in {database}",
+        f"flipgames arcade: open http://127.0.0.1:{port}/",
+    ]
+
+
+def test_every_help_shows_the_defaults() -> None:
+    from flipgames.cli.main import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    checked = 0
+    for name, command in commands.choices.items():
+        text = " ".join(command.format_help().split())
+        for action in command._actions:
+            if action.default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+                continue
+            shown = str(action.default)
+            said = {shown, f"{action.default:,}" if isinstance(action.default, int) else shown}
+            forms = ("default: {})", "default {}", "{} (default)")
+            assert any(f.format(s) in text for f in forms for s in said), (
+                name,
+                action.option_strings,
+            )
+            checked += 1
+    assert checked > 20
+
+
+def test_serve_help_shows_its_defaults_through_the_console_script() -> None:
+    done = subprocess.run(
+        [str(_console_script()), "serve", "--help"], capture_output=True, text=True, timeout=60
+    )
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert "address to listen on (default: 127.0.0.1)" in text
+    assert "port to listen on (default: 8000)" in text
+    assert "(default: 1)" in text  # --workers
+
+
+def test_solve_says_at_once_that_flipfour_cannot_be_solved() -> None:
+    started = time.monotonic()
+    done = _flipgames("solve", "flipfour")
+    assert time.monotonic() - started < 20  # it took 100 s (24 CPU s, 1.5 GB) to say so
+    assert _one_error_line(done) == (
+        "flipgames: error: flipfour cannot be solved here: no exact solver finishes it on this "
+        "machine (docs/solvers.md); 'flipgames analyze flipfour --depth N' searches it instead, "
+        "and --max-positions N tries a solve anyway, stopping after N positions"
+    )
+    report = json.loads(_flipgames("solve", "flipflop", "--json").stdout)
+    assert report["solved"] is False
+    assert report["reason"].startswith("flipflop cannot be solved here")
+
+
+def test_solve_prints_percentages_with_short_fractions() -> None:
+    done = _flipgames("solve", "checkered-flag", "-o", "start=first")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:4] == [
+        "  player 1 wins 54.31% (≈ 498/917), draws 0.00%, loses 45.69% (≈ 419/917) with "
+        "perfect play by both",
+        "  expected return for player 1: +0.0862 (≈ 79/917)",
+        "  (≈: a near fraction; --json gives the exact ones)",
+    ]
+    exact = json.loads(_flipgames("solve", "checkered-flag", "-o", "start=first", "--json").stdout)
+    win = Fraction(exact["exact"]["win"])
+    assert len(str(win.denominator)) > 40 and abs(float(win) - 498 / 917) < 1e-5
+    even = _flipgames("solve", "checkered-flag").stdout.splitlines()
+    assert "  player 1 wins 50.00% (1/2), draws 0.00%, loses 50.00% (1/2)" in even[1]
+
+
+def test_replay_names_the_options_in_words(tmp_path: Path) -> None:
+    state = make("checkered-flag", laps=2).new_initial_state()
+    path = tmp_path / "race.json"
+    path.write_text(dumps_record(make_record(state)))
+    done = _flipgames("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == (
+        "Flipsiders: Checkered Flag (start=spin, laps=2, track=default, spinners=default)"
+    )
+    path.write_text(dumps_record(make_record(make("flipflop-3x3").new_initial_state())))
+    assert _flipgames("replay", str(path)).stdout.splitlines()[0] == "FlipFlop 3x3"
+
+
+def test_perft_divide_prints_the_total() -> None:
+    done = _flipgames("perft", "flipflop-3x3", "3", "--divide")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    counts = [int(line.split(": ")[1]) for line in lines[:-1]]
+    assert lines[-1] == f"total: {sum(counts)}"
+    plain = _flipgames("perft", "flipflop-3x3", "3").stdout
+    assert f"perft(3) = {sum(counts)}" in plain

@@ -15,6 +15,7 @@ from flipgames.cli.estimates import check_budget, check_search, solve_cost
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
+from flipgames.core.manifest import has_manifest, manifest_of
 from flipgames.core.progress import Progress
 from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.solution import SolverError
@@ -46,6 +47,32 @@ def _warn_first_solve(game: Game) -> None:
 
 def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def _short_fraction(value: Fraction) -> str:
+    """`` (n/d)`` when ``value`` is a short fraction, `` (≈ n/d)`` with a near one of at most
+    three-digit denominator when it is not, or nothing for a whole number: the terminal's
+    companion to a percentage (the exact fraction, 50 digits long, is in ``--json``).
+
+    >>> _short_fraction(Fraction(1, 2)), _short_fraction(Fraction(99, 140))
+    (' (1/2)', ' (99/140)')
+    >>> _short_fraction(Fraction(8005045104027818393, 14740220052353657390))
+    ' (≈ 498/917)'
+    >>> _short_fraction(Fraction(0)), _short_fraction(Fraction(1, 10**40))
+    ('', '')
+    """
+    if value.denominator == 1:
+        return ""
+    if value.denominator <= 10_000:
+        return f" ({value.numerator}/{value.denominator})"
+    near = value.limit_denominator(1000)
+    return f" (≈ {near.numerator}/{near.denominator})" if near.denominator != 1 else ""
+
+
+def _share(exact: str) -> str:
+    """A probability (an exact ``"n/d"``) as a percentage with a short fraction."""
+    value = Fraction(exact)
+    return f"{float(value) * 100:.2f}%{_short_fraction(value)}"
 
 
 #: A proof's values (+1, 0, -1 for the player to move) in words.
@@ -142,10 +169,24 @@ def _print_proof(game: Game, report: dict[str, Any]) -> None:
     )
 
 
+def _check_solvable(game: Game) -> None:
+    """Refuse at once (:class:`SolverError`) a game of which no option set is solved here and
+    that no proof search takes: FlipFlop 5x5 and FlipFour would run their budget out after a
+    minute and gigabytes, and only then say so."""
+    solvable = has_manifest(game) and bool(manifest_of(game).solved)
+    if not solvable and not alphabeta.is_provable(game):
+        raise SolverError(
+            f"{game.name} cannot be solved here: no exact solver finishes it on this machine "
+            f"(docs/solvers.md); 'flipgames analyze {game.name} --depth N' searches it instead, "
+            "and --max-positions N tries a solve anyway, stopping after N positions"
+        )
+
+
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
     quiet = args.quiet or args.json
+    budget = args.max_positions or catalog.DEFAULT_MAX_POSITIONS
     if game.deterministic:
-        check_budget(args.max_positions, args.force)
+        check_budget(budget, args.force)
     _one_round_note(game, quiet)
     _warn_first_solve(game)
     if game.deterministic and not catalog.is_solved(game) and alphabeta.is_provable(game):
@@ -157,8 +198,10 @@ def cmd_solve(args: argparse.Namespace, game: Game) -> int:
             _print_proof(game, proof)
         return 0
     try:
+        if args.max_positions is None:  # no budget of the user's: only what finishes here
+            _check_solvable(game)
         with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
-            report = solve_report(game, args.max_positions, progress)
+            report = solve_report(game, budget, progress)
     except SolverError as exc:
         if args.json:
             print(
@@ -188,13 +231,16 @@ def cmd_solve(args: argparse.Namespace, game: Game) -> int:
         print(f"  {names[0]}, to move first, {verdict}{ending} with perfect play")
     else:
         exact = report["exact"]
-        value = report["value"]
         print(
-            f"  {names[0]} wins {value['win'] * 100:.2f}% ({exact['win']}), draws "
-            f"{value['draw'] * 100:.2f}% ({exact['draw']}), loses {value['loss'] * 100:.2f}% "
-            f"({exact['loss']}) with perfect play by both"
+            f"  {names[0]} wins {_share(exact['win'])}, draws {_share(exact['draw'])}, loses "
+            f"{_share(exact['loss'])} with perfect play by both"
         )
-        print(f"  expected return for {names[0]}: {report['expected_return']}")
+        expected = Fraction(report["expected_return"])
+        shown = f"{float(expected):+.4f}{_short_fraction(expected)}" if expected else "0"
+        print(f"  expected return for {names[0]}: {shown}")
+        values = (*exact.values(), report["expected_return"])
+        if any("≈" in _short_fraction(Fraction(v)) for v in values):
+            print("  (≈: a near fraction; --json gives the exact ones)")
     if report["best_actions"]:
         print(f"  best first actions: {' '.join(report['best_actions'])}")
     print(f"  {report['positions']:,} positions, solved in {report['seconds']:.1f} s")

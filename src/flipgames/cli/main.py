@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from flipgames import __version__
 from flipgames.cli.agents import level_agent
@@ -180,7 +180,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     final = replay_record(read_record(args.file))
     game = final.game
     state = game.new_initial_state()
-    print(f"{game.title} {dict(game.options)}")
+    options = ", ".join(f"{name}={value}" for name, value in game.options.items())
+    print(f"{game.title} ({options})" if options else game.title)
     for number, action in enumerate(final.history, start=1):
         print(f"{number:>3}. {state.action_to_string(action)}")
         state = state.apply(action)
@@ -198,8 +199,10 @@ def cmd_perft(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     with TerminalProgress.for_command(json=args.json) as progress:
         if args.divide:
-            for text, count in _divide(state, args.depth, progress).items():
+            counts_by_action = _divide(state, args.depth, progress)
+            for text, count in counts_by_action.items():
                 print(f"{text}: {count}")
+            print(f"total: {sum(counts_by_action.values())}")
             return 0
         counts = [perft(state, 1)]
         counts += [sum(_divide(state, d, progress).values()) for d in range(2, args.depth + 1)]
@@ -223,8 +226,27 @@ def _divide(state: State, depth: int, progress: Progress) -> dict[str, int]:
     return counts
 
 
+class _DefaultsFormatter(argparse.HelpFormatter):
+    """Help that shows every option's default: ``(default: X)`` after a help text that does
+    not state it already; options without one (off, empty, none) say nothing."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or default in (None, False, [], argparse.SUPPRESS):
+            return text
+        if action.option_strings or action.nargs in ("?", "*"):
+            return f"{text} (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with the command's one-line error format (and exit code 2 for usage errors)."""
+    """argparse with the command's one-line error format (and exit code 2 for usage errors)
+    and help that shows the defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _DefaultsFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(
@@ -327,8 +349,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-positions",
         type=_count(1),
-        default=catalog.DEFAULT_MAX_POSITIONS,
-        help="give up a solve beyond this many positions (default %(default)s)",
+        metavar="N",
+        help="give up a solve beyond N positions (default "
+        f"{catalog.DEFAULT_MAX_POSITIONS:,}); with it, also a game no solver finishes here "
+        "(FlipFlop 5x5, FlipFour) is attempted",
     )
     p.add_argument(
         "--memory",

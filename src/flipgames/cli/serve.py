@@ -22,14 +22,16 @@ Without ``--db`` matches are kept in an SQLite file in the user's data folder
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import re
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 
 #: More server processes than this on one host only thrash (each holds its own AI pool).
 MAX_WORKERS = 64
@@ -124,6 +126,50 @@ def _origin(text: str) -> str:
     return origin.lower()
 
 
+def check_port(host: str, port: int) -> None:
+    """Fail (one line) unless ``host:port`` can be listened on, before anything is printed or
+    started: the address shown must be this server's, not another one's already there."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise FlipgamesError(f"--host {quote(host)}: no such address ({exc.strerror})") from None
+    with socket.socket(family, kind, proto) as probe:
+        # As uvicorn binds: a port left in TIME_WAIT by a stopped server is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise FlipgamesError(
+                    f"port {port} on {host} is in use (another server is listening there): "
+                    "stop it, or choose another port with --port"
+                ) from None
+            raise FlipgamesError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+
+
+def where_kept(url: str) -> str:
+    """Where a database URL keeps the matches, for the operator: an SQLite file's path, else
+    the URL with its password hidden.
+
+    >>> where_kept("sqlite:////var/lib/arcade.sqlite")
+    '/var/lib/arcade.sqlite'
+    >>> where_kept("postgresql://ada:s3cret@db.example/arcade")
+    'postgresql://ada:***@db.example/arcade'
+    >>> where_kept("sqlite://")
+    'memory (lost when the server stops)'
+    """
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            return "memory (lost when the server stops)"
+        return os.path.abspath(str(parsed.database))
+    return parsed.render_as_string(hide_password=True)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the arcade until interrupted."""
     try:
@@ -159,6 +205,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "--workers above 1 needs a PostgreSQL database (--db postgresql://...): SQLite "
             "is for one server process"
         )
+    check_port(args.host, args.port)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     # WebSocket messages get the same limit as request bodies (with room for framing).
     # uvicorn would trust X-Forwarded-For from 127.0.0.1 by default, so every local client
@@ -186,6 +233,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except SQLAlchemyError as exc:
             raise _cannot_open(exc) from None
         engine.dispose()
+        print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
         print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
         uvicorn.run(
             "flipgames.web.app:app_from_environment",
@@ -198,6 +246,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app(settings)
     except SQLAlchemyError as exc:
         raise _cannot_open(exc) from None
+    print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
     print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
     uvicorn.run(app, **options)
     return 0
