@@ -264,8 +264,11 @@ def test_a_huge_action_is_quoted_short(tmp_path: Path) -> None:
         ["rules", "checkered-flag", "-o", "laps=" + "9x" * 50_000],
         ["rules", "flip-switch", "-o", "w" * 100_000 + "=1"],
         ["rules", "g" * 100_000],
+        ["simulate", "flipflop-3x3", "--agents", "e" * 100_000],
+        ["solve", "rubiks-flip", "--memory", "q" * 100_000],
+        ["compare", "flip-switch", "--vary", "w" * 100_000],
     ],
-    ids=["moves", "option-value", "option-name", "game"],
+    ids=["moves", "option-value", "option-name", "game", "agents", "memory", "vary"],
 )
 def test_bad_input_is_quoted_short_on_the_command_line(argv: list[str]) -> None:
     line = _one_error_line(_flipgames(*argv))

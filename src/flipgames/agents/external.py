@@ -29,7 +29,7 @@ from typing import IO, Final
 
 from flipgames.agents.base import Agent
 from flipgames.agents.levels import make_level_agent
-from flipgames.core.errors import FlipgamesError, IllegalActionError, NotationError
+from flipgames.core.errors import FlipgamesError, IllegalActionError, NotationError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.progress import Progress, silent
 
@@ -105,7 +105,7 @@ class EngineAgent(Agent):
         try:
             return state.parse_action(text)
         except (NotationError, IllegalActionError) as exc:
-            raise EngineError(f"engine {self.command!r} played {text!r}: {exc}") from None
+            raise EngineError(f"engine {self.command!r} played {quote(text)}: {exc}") from None
 
     def close(self) -> None:
         """Tell the program to quit and wait for it (also done when the agent is dropped)."""

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flipgames.cli.progress import TerminalProgress
+from flipgames.core.errors import quote
 from flipgames.core.game import Game
 
 
@@ -15,7 +16,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quote(text)}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
     return value

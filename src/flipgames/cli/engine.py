@@ -25,7 +25,7 @@ from flipgames import __version__
 from flipgames.agents.base import Agent
 from flipgames.agents.levels import LEVELS, levels_for, make_level_agent
 from flipgames.agents.mcts import MCTSAgent
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
 from flipgames.core.registry import game_names, make
@@ -55,7 +55,7 @@ class Engine:
         handler = getattr(self, f"cmd_{command}", None)
         if handler is None or command == "quit":
             raise ProtocolError(
-                f"unknown command {command!r}: expected hello, isready, setoption, newgame, "
+                f"unknown command {quote(command)}: expected hello, isready, setoption, newgame, "
                 "position, go or quit"
             )
         reply: list[str] = handler(rest)
@@ -80,7 +80,9 @@ class Engine:
         name, value = rest[1], rest[3]
         if name == "level":
             if value != "random" and value not in LEVELS:
-                raise ProtocolError(f"unknown level {value!r}: choose random, {', '.join(LEVELS)}")
+                raise ProtocolError(
+                    f"unknown level {quote(value)}: choose random, {', '.join(LEVELS)}"
+                )
             if self.state is not None:
                 _check_level(self.state.game, value)
             self.level = value
@@ -88,9 +90,9 @@ class Engine:
             try:
                 self.rng = random.Random(int(value))
             except ValueError:
-                raise ProtocolError(f"seed must be an integer, not {value!r}") from None
+                raise ProtocolError(f"seed must be an integer, not {quote(value)}") from None
         else:
-            raise ProtocolError(f"unknown option {name!r}: the options are level and seed")
+            raise ProtocolError(f"unknown option {quote(name)}: the options are level and seed")
         return []
 
     def cmd_newgame(self, rest: list[str]) -> list[str]:
@@ -111,7 +113,7 @@ class Engine:
             try:
                 state = state.apply(state.parse_action(text))
             except FlipgamesError as exc:
-                raise ProtocolError(f"move {index + 1} ({text!r}): {exc}") from None
+                raise ProtocolError(f"move {index + 1} ({quote(text)}): {exc}") from None
         self.state = state
         return []
 
@@ -136,7 +138,7 @@ class Engine:
         try:
             amount = int(rest[1])
         except ValueError:
-            raise ProtocolError(f"{rest[0]} must be a whole number, not {rest[1]!r}") from None
+            raise ProtocolError(f"{rest[0]} must be a whole number, not {quote(rest[1])}") from None
         if amount < 1:
             raise ProtocolError(f"{rest[0]} must be at least 1, not {amount}")
         if rest[0] == "movetime":
@@ -154,7 +156,7 @@ def _check_level(game: Game, level: str) -> None:
     building ``perfect`` may solve the game, which can take minutes."""
     if level != "random" and level not in levels_for(game):
         raise ProtocolError(
-            f"level {level!r} needs a solved game and {game.name} is not solved with these "
+            f"level {quote(level)} needs a solved game and {game.name} is not solved with these "
             f"options; its levels are {', '.join(levels_for(game))}"
         )
 

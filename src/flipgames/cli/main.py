@@ -100,14 +100,19 @@ def _check_writable(path: str) -> Path:
     """``path`` as a record file that can be written, checked before anything is played."""
     target = Path(path)
     if target.is_dir():
-        raise FlipgamesError(f"--save {path!r} is a folder: name a file, e.g. {path}/game.json")
+        raise FlipgamesError(
+            f"--save {quote(path)} is a folder: name a file in it, e.g. "
+            f"{quote(path + '/game.json')}"
+        )
     folder = target.parent
     if not folder.is_dir():
-        raise FlipgamesError(f"--save {path!r}: the folder {str(folder)!r} does not exist")
+        raise FlipgamesError(
+            f"--save {quote(path)}: the folder {quote(str(folder))} does not exist"
+        )
     if not os.access(folder, os.W_OK | os.X_OK) or (
         target.exists() and not os.access(target, os.W_OK)
     ):
-        raise FlipgamesError(f"--save {path!r}: no permission to write there")
+        raise FlipgamesError(f"--save {quote(path)}: no permission to write there")
     return target
 
 
@@ -171,7 +176,7 @@ def _save_record(path: Path, text: str) -> None:
     except OSError as exc:
         print(text, end="")
         raise FlipgamesError(
-            f"cannot write the record to {str(path)!r}: {exc.strerror}; it is printed above"
+            f"cannot write the record to {quote(str(path))}: {exc.strerror}; it is printed above"
         ) from None
     print(f"record saved to {path}")
 
@@ -262,7 +267,9 @@ def _count(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {quote(text)}"
+            ) from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
         return value

@@ -121,7 +121,7 @@ def _origin(text: str) -> str:
     if not _ORIGIN.fullmatch(origin):
         raise FlipgamesError(
             "--allowed-origin must be a scheme and address, e.g. https://arcade.example.org, "
-            f"not {text!r}"
+            f"not {quote(text)}"
         )
     return origin.lower()
 

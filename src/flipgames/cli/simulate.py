@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flipgames.cli.progress import TerminalProgress
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game
 
 #: The exit code after Ctrl-C (as every command: see flipgames.cli.main).
@@ -34,7 +34,7 @@ def parse_agents(text: str) -> tuple[str, str]:
     """
     names = [name.strip() for name in text.split(",")]
     if len(names) != 2 or not all(names):
-        raise FlipgamesError(f"--agents {text!r}: give two levels, e.g. --agents easy,hard")
+        raise FlipgamesError(f"--agents {quote(text)}: give two levels, e.g. --agents easy,hard")
     return names[0], names[1]
 
 

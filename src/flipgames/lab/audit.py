@@ -60,7 +60,7 @@ import numpy.typing as npt
 
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.levels import make_level_agent
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import CHANCE, TERMINAL, Game, State, sample_chance
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import catalog
@@ -142,7 +142,7 @@ def audit(
     sampled), ``"exhaustive"`` or ``"sampled"``. ``fixes`` also solves the candidate fixes of
     the holes found (:data:`CANDIDATE_FIXES`), which takes minutes for Flip Switch."""
     if method not in ("auto", "exhaustive", "sampled"):
-        raise AuditError(f"method must be auto, exhaustive or sampled, not {method!r}")
+        raise AuditError(f"method must be auto, exhaustive or sampled, not {quote(method)}")
     if game.num_players != 2:
         raise AuditError(f"the audit studies two-player games; {game.name} has {game.num_players}")
     if method == "auto":

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.lab.simulate import Job, batches, run_batch
 from flipgames.lab.stats import Tally
 
@@ -52,7 +52,7 @@ ray://HOST:PORT
         return
     host, _, port = address.removeprefix("ray://").rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise FlipgamesError(f"--ray {address!r}: write auto, HOST:PORT or ray://HOST:PORT")
+        raise FlipgamesError(f"--ray {quote(address)}: write auto, HOST:PORT or ray://HOST:PORT")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as exc:

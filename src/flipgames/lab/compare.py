@@ -19,7 +19,7 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from flipgames.core.errors import FlipgamesError, OptionError
+from flipgames.core.errors import FlipgamesError, OptionError, quote
 from flipgames.core.game import Game
 from flipgames.core.options import OptionValue
 from flipgames.core.progress import Progress, silent
@@ -53,21 +53,22 @@ checkered-flag's options are start, laps, track, spinners
         name = name.strip()
         listed = [v.strip() for v in values.split(",")]
         if not sep or not name or not all(listed):
-            raise OptionError(f"--vary {pair!r}: write name=value,value, e.g. laps=1,2")
+            raise OptionError(f"--vary {quote(pair)}: write name=value,value, e.g. laps=1,2")
         if name not in spec:
             known = ", ".join(spec) or "none"
             raise OptionError(
-                f"--vary {pair!r}: unknown option {name!r}; {game_name}'s options are {known}"
+                f"--vary {quote(pair)}: unknown option {quote(name)}; {game_name}'s options "
+                f"are {known}"
             )
         if name in vary or name in fixed:
-            raise OptionError(f"--vary {pair!r}: option {name!r} is given twice")
+            raise OptionError(f"--vary {quote(pair)}: option {quote(name)} is given twice")
         for value in listed:
             try:
                 spec[name].parse(value)
             except OptionError as exc:
-                raise OptionError(f"--vary {pair!r}: {exc}") from None
+                raise OptionError(f"--vary {quote(pair)}: {exc}") from None
         if len(set(listed)) != len(listed):
-            raise OptionError(f"--vary {pair!r}: a value is listed twice")
+            raise OptionError(f"--vary {quote(pair)}: a value is listed twice")
         vary[name] = listed
     return vary
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from flipgames.core.errors import FlipgamesError
+from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.kernel import kernel_for
 from flipgames.core.progress import Progress, silent
@@ -134,10 +134,10 @@ def parse_memory(text: str) -> int:
     """
     match = _MEMORY.fullmatch(text)
     if match is None:
-        raise ProofError(f"bad memory size {text!r}: write e.g. 4G, 512M or 100000")
+        raise ProofError(f"bad memory size {quote(text)}: write e.g. 4G, 512M or 100000")
     size = int(float(match[1]) * _UNITS[match[2].lower()])
     if size < 1 << 20:
-        raise ProofError(f"memory size {text!r} is too small: give at least 1M")
+        raise ProofError(f"memory size {quote(text)} is too small: give at least 1M")
     return size
 
 

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from flipgames.core.errors import IllegalActionError, OptionError
+from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option, options_for_players
 from flipgames.games.checkered_flag import heuristics
@@ -422,9 +422,9 @@ so it is never an outcome; legal: 1:2 1:3 1:4 1:5 1:6 2:1 2:3 2:4 2:5 2:6 3:1 3:
         if action is not None and action in self.legal_actions():
             return action
         if self.is_terminal():
-            raise IllegalActionError(f"{text!r} is not legal: the game is over")
+            raise IllegalActionError(f"{quote(text)} is not legal: the game is over")
         legal = " ".join(self.action_to_string(a) for a in self.legal_actions())
-        raise IllegalActionError(f"{text!r} is not legal here: {reason}; legal: {legal}")
+        raise IllegalActionError(f"{quote(text)} is not legal here: {reason}; legal: {legal}")
 
     def _resolve(self, token: Token) -> tuple[int | None, str]:
         """The id ``token`` means in this state, or None, and why it may be illegal."""
