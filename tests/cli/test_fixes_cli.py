@@ -71,7 +71,9 @@ def test_the_mit_licence_ships_in_the_package() -> None:
 #: ``pip install`` of a flipgames distribution from a package index, where the name is not
 #: ours: whoever registered it there would be installed. (Written so that this file does not
 #: match itself.)
-_INDEX_ADVICE = re.compile(r"pip install[^\n]*?\bflip" + r"games\[")
+_INDEX_ADVICE = re.compile(
+    r"pip install[^\n]*?\bflip" + r"games\[" + r"|pip install (?:-[a-zA-Z-]+ )*'?flip" + r"games\b"
+)
 _CHECKOUT_ADVICE = re.compile(r"pip install -e '\.\[([a-z,]+)\]'")
 
 
