@@ -19,9 +19,9 @@ MANIFESTS = {
     "checkered-flag": Manifest(
         board="checkered-flag",
         docs="checkered-flag",
-        pitch="A push-your-luck race: shift gears, spin, dodge the crash spaces and take the "
-        "checkered flag. Luck decides most races: the hard computer shifts perfectly and "
-        "still wins only about 57 in 100 against medium.",
+        pitch="A push-your-luck race: shift gears, spin and dodge the crash spaces. Luck "
+        "decides most races: hard shifts perfectly and still wins only 57 in 100 against "
+        "medium.",
         # Luck leaves little room: perfect play wins only 51.3% against always the highest
         # gear. The old hard (depth-6 expectiminimax) was level with perfect play (0.519 over
         # 800 games), so hard now plays the solution; medium errs on purpose, the best gear
