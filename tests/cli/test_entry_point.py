@@ -155,7 +155,7 @@ def test_the_perfect_level_on_a_match_says_how_to_get_one_round(flipgames: Run) 
 def test_checkered_flag_speaks_of_players_1_and_2(flipgames: Run) -> None:
     rules = flipgames("rules", "checkered-flag").out
     assert "player 0" not in rules
-    assert "first: player 1 starts" in rules
+    assert "or player 1 starts without a spin" in rules
     played = flipgames("play", "checkered-flag", "-o", "start=first", stdin="5\n")
     assert "player 1 chooses a gear" in played.out
     assert "player 0" not in played.out
