@@ -9,9 +9,12 @@ reference path): now both paths count up to the mirror and say so.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from flipgames import make
+from flipgames.core.game import State, sample_chance
 from flipgames.lab.audit import Audit, audit
 
 
@@ -61,3 +64,25 @@ def test_both_paths_agree_on_a_game_with_nothing_to_fold(monkeypatch):
     value = details(fast, "solved-value")
     assert value["symmetries_folded"] == 1
     assert "no symmetry folded" in next(f.summary for f in fast.findings)
+
+
+def test_flip_switch_folds_finished_rounds_without_merging_them():
+    # The graph merges finished rounds by result (three nodes); the audit's fold keeps each
+    # final position, up to the same 48 symmetries as the positions in play.
+    game = make("flip-switch", rounds=1)
+    kernel = game.kernel()
+    assert kernel is not None and kernel.symmetries == 48
+    rng = random.Random(3)
+    endings: list[State] = []
+    while len(endings) < 40:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            assert kernel.fold(state) == kernel.encode(state)
+            state = state.apply(
+                sample_chance(state, rng)
+                if state.is_chance_node()
+                else rng.choice(state.legal_actions())
+            )
+        endings.append(state)
+    assert len({kernel.encode(s) for s in endings}) <= 3
+    assert len({kernel.fold(s) for s in endings}) > 10
