@@ -206,12 +206,27 @@ def test_a_flip_switch_match_shows_its_rounds(browser: Any, arcade: str) -> None
     names, wins = labels[0::2], labels[1::2]
     for left, right in (names, wins):
         assert left["right"] < right["left"]  # apart, not run together
+    # Every message the page shows, kept as it appears.
+    page.evaluate(
+        "() => { window.said = []; const toast = document.getElementById('toast');"
+        " new MutationObserver(() => window.said.push(toast.textContent))"
+        ".observe(toast, {childList: true, characterData: true, subtree: true}); }"
+    )
     rng = random.Random(2)
     played = play_to_the_end(page, arcade, match_id, rng, limit=150)
     assert played >= 3
     final = match(arcade, match_id)
     rounds = final["observation"]["board"]["rounds_played"]
+    names_of = ["Player 1", "Player 2"]
     assert [r["round"] for r in rounds] == [1, 2, 3]
+    # The end of each round is said as it happens (the next round's grid follows at once).
+    said = page.evaluate("() => window.said")
+    for played_round in rounds:
+        number, winner = played_round["round"], played_round["winner"]
+        ending = f"Round {number}" if winner is None else f"Round {number}: {names_of[winner]}"
+        coming = f" \u00b7 Round {number + 1} begins" if number < 3 else ""
+        text = f"{ending} {played_round['how']}{coming}"
+        assert text in said
     # The move list: a heading over each round's first turn, the turns counted per round.
     assert page.locator("#moves .round-heading").all_inner_texts() == [
         "Round 1",
@@ -220,7 +235,6 @@ def test_a_flip_switch_match_shows_its_rounds(browser: Any, arcade: str) -> None
     ]
     # The result card: how each round ended, its final board with the lines standing there,
     # and each line that scored in words.
-    names_of = ["Player 1", "Player 2"]
     for played_round in rounds:
         summary = page.locator(f".fs-round[data-round='{played_round['round']}']")
         words = summary.inner_text()

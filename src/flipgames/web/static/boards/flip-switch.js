@@ -78,9 +78,7 @@ export function resultLines(view) {
     return (obs.scoring || []).map((line) => scoredText(view, { ...line, standing: standing(line, obs.grid) }));
   }
   return (obs.rounds_played || []).flatMap((played) => {
-    const ending = played.winner === null
-      ? `Round ${played.round} ${played.how}`
-      : `Round ${played.round}: ${playerName(view, played.winner)} ${played.how}`;
+    const ending = roundEnding(view, played);
     const summary = document.createElement("div");
     summary.className = "fs-round";
     summary.dataset.round = played.round;
@@ -89,6 +87,13 @@ export function resultLines(view) {
     summary.append(words, miniBoard(played, `the board at the end of round ${played.round}`));
     return [summary, ...played.scoring.map((line) => scoredText(view, line))];
   });
+}
+
+/** "Round 1: Player 1 won with heart and star", "Round 2 drawn: ...". */
+function roundEnding(view, played) {
+  return played.winner === null
+    ? `Round ${played.round} ${played.how}`
+    : `Round ${played.round}: ${playerName(view, played.winner)} ${played.how}`;
 }
 
 /** A round's final grid, small, with the lines that scored in it and still stand there. */
@@ -123,6 +128,7 @@ export function createBoard(host, ctx) {
   let selected = null;
 
   let lines = null; // the scoring lines, drawn over the tiles
+  let roundsSeen = null; // rounds finished in the last picture, to say when one ends
 
   function build(size) {
     grid = new GridBoard(host, {
@@ -255,6 +261,15 @@ export function createBoard(host, ctx) {
       if (!grid || grid.size !== obs.size) build(obs.size);
       view = next;
       options = opts;
+      // The action that ends a round deals the next one's face-down grid at once: say how
+      // the round ended (not when going back, in a replay or a look back).
+      const played = obs.rounds_played || [];
+      const ended = roundsSeen !== null && played.length > roundsSeen && !opts.reverse;
+      if (ended && obs.rounds > 1 && ctx.announce) {
+        const coming = played.length < obs.rounds ? ` · Round ${played.length + 1} begins` : "";
+        ctx.announce(`${roundEnding(view, played[played.length - 1])}${coming}`);
+      }
+      roundsSeen = played.length;
       selected = null;
       const steps = opts.reverse ? [...opts.fresh].reverse() : opts.fresh;
       steps.forEach((move, step) => {
