@@ -7,7 +7,15 @@ whole games in a few seconds from one address, far faster than people do.
 
 from __future__ import annotations
 
+import secrets
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+# The helpers shared by this folder's tests (servers.py) are imported by their module name.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +24,19 @@ def _no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FLIPGAMES_MATCHES_PER_MINUTE", "0")
     monkeypatch.setenv("FLIPGAMES_READS_PER_MINUTE", "0")
     monkeypatch.setenv("FLIPGAMES_PUZZLES_PER_MINUTE", "0")
+
+
+@pytest.fixture
+def schema_url(postgres: str) -> Iterator[str]:
+    """``postgres`` (``servers.needs_postgres``) with a fresh schema of its own as the search
+    path, dropped afterwards."""
+    import psycopg
+
+    name = f"server_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{postgres}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(postgres, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {name} CASCADE")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import secrets
 import signal
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from servers import free_port, needs_postgres, serve, wait_for
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -75,51 +75,16 @@ def test_a_report_whose_markdown_is_linked_out_is_not_listed(client: TestClient)
 # --- a real server, as `flipgames serve` runs it ----------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextmanager
-def serve(
+def serve_sqlite(
     tmp_path: Path, *extra: str, env: dict[str, str] | None = None
 ) -> Iterator[tuple[int, Path]]:
-    """``flipgames serve`` on SQLite and a free port: its port and its log. Stopped on leaving."""
-    port = free_port()
-    log = tmp_path / f"server-{port}.log"
+    """``flipgames serve`` on SQLite in ``tmp_path``, with one AI worker: its port and its log."""
+    log = tmp_path / "server.log"
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
-    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [*command, *extra],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "FLIPGAMES_AI_WORKERS": "1", **(env or {})},
-        )
-    try:
-        wait_for(port, process, log)
+    one_worker = {"FLIPGAMES_AI_WORKERS": "1", **(env or {})}
+    with serve(database, log, *extra, env=one_worker) as port:
         yield port, log
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    for _ in range(300):  # a bounded wait for start-up, not a timing
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"the server did not come up:\n{log.read_text()}")
 
 
 def call(port: int, method: str, path: str, body: Any = None, **headers: str) -> Any:
@@ -142,7 +107,7 @@ def call(port: int, method: str, path: str, body: Any = None, **headers: str) ->
 
 def test_forged_forwarded_addresses_do_not_escape_the_rate_limit(tmp_path: Path) -> None:
     limits = {"FLIPGAMES_MATCHES_PER_MINUTE": "1", "FLIPGAMES_MATCHES_BURST": "2"}
-    with serve(tmp_path, env=limits) as (port, _log):
+    with serve_sqlite(tmp_path, env=limits) as (port, _log):
         answers = [
             call(
                 port,
@@ -177,7 +142,7 @@ def test_proxy_headers_are_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_an_encoded_token_name_is_redacted_in_every_log_line(tmp_path: Path) -> None:
-    with serve(tmp_path) as (port, log):
+    with serve_sqlite(tmp_path) as (port, log):
         created = call(port, "POST", "/api/matches", {"mode": "online", "game": "flipflop-3x3"})
         match_id, token = created["id"], created["token"]
         # Starlette decodes the name: to%6Ben is the seat's token, and is accepted as such.
@@ -227,7 +192,7 @@ def test_a_websocket_from_another_site_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_websocket_handshake_from_another_site_is_answered_403(tmp_path: Path) -> None:
-    with serve(tmp_path) as (port, _log):
+    with serve_sqlite(tmp_path) as (port, _log):
         created = call(port, "POST", "/api/matches", {"mode": "local", "game": "flipflop-3x3"})
         address = f"ws://127.0.0.1:{port}/ws/matches/{created['id']}?token={created['token']}"
         with pytest.raises(InvalidStatus) as refused:
@@ -298,26 +263,6 @@ def test_puzzles_are_rate_limited(tmp_path: Path) -> None:
 
 
 # --- 9: server and AI worker processes end with their parent ---------------------------------
-
-POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
-needs_postgres = pytest.mark.parametrize(
-    "postgres", [POSTGRES] if POSTGRES else [], ids=["postgresql"]
-)
-
-
-@pytest.fixture
-def schema_url(postgres: str) -> Iterator[str]:
-    """``postgres`` with a fresh schema of its own as the search path."""
-    import psycopg
-
-    name = f"fixes_{secrets.token_hex(4)}"
-    with psycopg.connect(postgres, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {name}")
-    try:
-        yield f"{postgres}?options=-csearch_path%3D{name}"
-    finally:
-        with psycopg.connect(postgres, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {name} CASCADE")
 
 
 def _parents() -> dict[int, int]:

@@ -10,83 +10,15 @@ each works in a schema of its own, dropped afterwards.
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
+from servers import needs_postgres, serve
 from websockets.sync.client import ClientConnection, connect
-
-POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
-needs_postgres = pytest.mark.parametrize(
-    "postgres", [POSTGRES] if POSTGRES else [], ids=["postgresql"]
-)
-
-
-@pytest.fixture
-def schema_url(postgres: str) -> Iterator[str]:
-    """``postgres`` with a fresh schema of its own as the search path."""
-    name = f"processes_{secrets.token_hex(4)}"
-    with psycopg.connect(postgres, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {name}")
-    try:
-        yield f"{postgres}?options=-csearch_path%3D{name}"
-    finally:
-        with psycopg.connect(postgres, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {name} CASCADE")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def serve(database: str, log: Path, *extra: str) -> Iterator[int]:
-    """``flipgames serve`` on a free port; its port. Killed on leaving."""
-    port = free_port()
-    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
-    env = {
-        **os.environ,
-        "FLIPGAMES_ACTIONS_PER_MINUTE": "0",
-        "FLIPGAMES_MATCHES_PER_MINUTE": "0",
-        "FLIPGAMES_READS_PER_MINUTE": "0",
-        "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
-    }
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [*command, *extra], stdout=output, stderr=subprocess.STDOUT, env=env
-        )
-    try:
-        for _ in range(300):  # a bounded wait for start-up, not a timing
-            if process.poll() is not None:
-                raise AssertionError(f"the server exited:\n{log.read_text()}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError(f"the server did not come up:\n{log.read_text()}")
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def call(port: int, method: str, path: str, body: Any = None) -> Any:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -17,15 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from servers import free_port, wait_for
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -38,24 +30,11 @@ def server(port: int, database: str, log: Path) -> Iterator[subprocess.Popen[byt
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_until_up(port, process, log)
+        wait_for(port, process, log)
         yield process
     finally:
         process.kill()
         process.wait(timeout=30)
-
-
-def wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    for _ in range(300):  # a bounded wait (at most about 30 s), not a timing assertion
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
-                if answer.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"the server did not come up:\n{log.read_text()}")
 
 
 def call(port: int, method: str, path: str, body: Any = None) -> Any:
