@@ -102,6 +102,13 @@ def call(port: int, method: str, path: str, body: Any = None, **headers: str) ->
         return refusal.code
 
 
+def flipgames(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``python -m flipgames ARGUMENTS`` run to its end (at most a minute), its output kept."""
+    return subprocess.run(
+        [sys.executable, "-m", "flipgames", *arguments], capture_output=True, text=True, timeout=60
+    )
+
+
 # --- 11: X-Forwarded-For is not trusted unless the operator says so ----------------------------
 
 
@@ -203,21 +210,7 @@ def test_a_websocket_handshake_from_another_site_is_answered_403(tmp_path: Path)
 
 
 def test_serve_refuses_an_allowed_origin_that_is_not_one() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "flipgames",
-            "serve",
-            "--db",
-            "sqlite://",
-            "--allowed-origin",
-            "arcade.example.org",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = flipgames("serve", "--db", "sqlite://", "--allowed-origin", "arcade.example.org")
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         "flipgames: error: --allowed-origin must be a scheme and address, e.g. "
@@ -524,20 +517,7 @@ def test_integer_options_are_numbers_within_bounds(
 
 
 def test_laps_are_bounded_on_the_command_line_too() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "flipgames",
-            "rules",
-            "checkered-flag",
-            "--option",
-            f"laps={10**30}",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = flipgames("rules", "checkered-flag", "--option", f"laps={10**30}")
     assert done.returncode == 1
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith(f"flipgames: error: bad value '{10**30}' for option 'laps'")
@@ -587,21 +567,7 @@ def test_head_on_pages_answers_like_get_without_a_body(tmp_path: Path, reports: 
 
 
 def test_forwarded_allow_ips_without_proxy_headers_is_refused() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "flipgames",
-            "serve",
-            "--db",
-            "sqlite://",
-            "--forwarded-allow-ips",
-            "10.0.0.5",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = flipgames("serve", "--db", "sqlite://", "--forwarded-allow-ips", "10.0.0.5")
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         "flipgames: error: --forwarded-allow-ips names the proxy whose forwarded headers to "
