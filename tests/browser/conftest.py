@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: one real arcade and one chromium for the whole session.
+"""Fixtures for the browser tests: one real arcade and one chromium for the whole session, a
+fresh page, and an online match open in two browsers (``two``).
 
 Nothing here skips: without Debian's chromium (or Playwright) the tests fail and say why.
 """
@@ -15,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import chromium, running_arcade
+from pages import create
 
 
 @pytest.fixture(scope="session")
@@ -50,3 +52,18 @@ def page(browser: Any) -> Iterator[Any]:
     yield new_page
     context.close()
     assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def two(browser: Any, arcade: str) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """An online FlipFlop 3x3 match open in two separate browsers: White's and Black's."""
+    created = create(arcade, "flipflop-3x3", mode="online")
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
+    white, black = (c.new_page() for c in contexts)
+    white.goto(arcade + created["links"]["play"])
+    black.goto(arcade + created["links"]["invite"])
+    for page in (white, black):
+        page.wait_for_selector(".board-svg")
+    yield white, black, created
+    for context in contexts:
+        context.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +33,6 @@ TOASTS_SHOWN = """() => {
   new MutationObserver(() => window.toastsShown.push(box.textContent))
     .observe(box, { childList: true, characterData: true, subtree: true });
 }"""
-
-
-@pytest.fixture
-def two(browser: Any, arcade: str) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
-    """An online FlipFlop 3x3 match open in two separate browsers: White's and Black's."""
-    created = create(arcade, "flipflop-3x3", mode="online")
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
-    white, black = (c.new_page() for c in contexts)
-    white.goto(arcade + created["links"]["play"])
-    black.goto(arcade + created["links"]["invite"])
-    for page in (white, black):
-        page.wait_for_selector(".board-svg")
-    yield white, black, created
-    for context in contexts:
-        context.close()
 
 
 def test_after_a_resignation_the_status_says_the_result_and_why(page: Any, arcade: str) -> None:

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, make_a_move, match, open_match
 
 TITLE = "FlipFlop 3x3 · flipgames arcade"
@@ -28,21 +26,6 @@ def move_by_mouse(page: Any, base: str, match_id: str) -> None:
     while match(base, match_id)["ply"] == before and time.monotonic() < deadline:
         time.sleep(0.05)
     assert match(base, match_id)["ply"] == before + 1
-
-
-@pytest.fixture
-def two(browser: Any, arcade: str) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
-    """An online FlipFlop 3x3 match open in two separate browsers: White's and Black's."""
-    created = create(arcade, "flipflop-3x3", mode="online")
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in range(2)]
-    white, black = (c.new_page() for c in contexts)
-    white.goto(arcade + created["links"]["play"])
-    black.goto(arcade + created["links"]["invite"])
-    for page in (white, black):
-        page.wait_for_selector(".board-svg")
-    yield white, black, created
-    for context in contexts:
-        context.close()
 
 
 def test_presence_draw_offer_and_the_turn_in_the_title(
