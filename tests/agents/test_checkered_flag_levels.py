@@ -17,7 +17,7 @@ from flipgames.agents import levels as levels_module
 from flipgames.agents.levels import describe_level, make_level_agent
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.core.game import Game, State, sample_chance
+from flipgames.core.game import Game, State, random_choices
 from flipgames.core.manifest import alphabeta, mcts, solved
 from flipgames.core.progress import silent
 from flipgames.solvers import catalog
@@ -29,15 +29,7 @@ def choices(game: Game, positions: int, seed: int) -> list[State]:
     rng = random.Random(seed)
     found: list[State] = []
     while len(found) < positions:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state = state.apply(sample_chance(state, rng))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                found.append(state)
-            state = state.apply(rng.choice(legal))
+        found.extend(random_choices(game, rng))
     return found[:positions]
 
 

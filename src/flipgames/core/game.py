@@ -38,7 +38,7 @@ import copy
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -500,6 +500,27 @@ def random_action(state: State, rng: random.Random) -> int:
     if state.is_chance_node():
         return sample_chance(state, rng)
     return rng.choice(state.legal_actions())
+
+
+def random_choices(game: Game, rng: random.Random) -> Iterator[State]:
+    """The positions of one random playout of ``game`` (each action uniformly random, each
+    chance outcome drawn with its exact probability, using ``rng``) where the player to move
+    has more than one legal action.
+
+    >>> from flipgames import make
+    >>> positions = list(random_choices(make("checkered-flag"), random.Random(3)))
+    >>> len(positions) > 0 and all(len(s.legal_actions()) > 1 for s in positions)
+    True
+    """
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            yield state
+        state = state.apply(rng.choice(legal))
 
 
 def repetition_count(state: State, step: int = 1) -> int:

@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from flipgames.core.errors import FlipgamesError
-from flipgames.core.game import Game, State, sample_chance
+from flipgames.core.game import Game, State, random_choices
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers import alphabeta, catalog
 
@@ -413,22 +413,14 @@ def _checkered(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], 
     """A random race (random gears, spins drawn with their odds); a random one of its gear
     choices where one gear's exact chance to win beats every other by :data:`MIN_MARGIN`."""
     solution = catalog.solution(game)
-    state = game.new_initial_state()
     candidates: list[tuple[State, list[MoveValue], None]] = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1:
-            odds = {a: v.win for a, v in solution.action_values(state).items()}
-            ranked = sorted(odds.values(), reverse=True)
-            if ranked[0] - ranked[1] >= MIN_MARGIN:
-                best = max(odds, key=lambda a: odds[a])
-                values = [
-                    MoveValue(state.action_to_string(a), best=a == best, win=w)
-                    for a, w in odds.items()
-                ]
-                candidates.append((state, _ordered(values), None))
-        state = state.apply(rng.choice(legal))
+    for state in random_choices(game, rng):
+        odds = {a: v.win for a, v in solution.action_values(state).items()}
+        ranked = sorted(odds.values(), reverse=True)
+        if ranked[0] - ranked[1] >= MIN_MARGIN:
+            best = max(odds, key=lambda a: odds[a])
+            values = [
+                MoveValue(state.action_to_string(a), best=a == best, win=w) for a, w in odds.items()
+            ]
+            candidates.append((state, _ordered(values), None))
     return rng.choice(candidates) if candidates else None
