@@ -48,6 +48,14 @@ def open_match(page: Any, base: str, created: Any) -> None:
     page.wait_for_function(MY_TURN_OR_OVER)
 
 
+def resign(page: Any) -> None:
+    """Resign by mouse: the flag, then the flag again to confirm (it asks "Really resign?");
+    wait for the result card."""
+    page.click("#resign")
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+
+
 def match(base: str, match_id: str, token: str | None = None) -> Any:
     return api(base, "GET", f"/api/matches/{match_id}" + (f"?token={token}" if token else ""))
 

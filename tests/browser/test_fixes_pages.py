@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, match, open_match, start_from_lobby
+from pages import (
+    FINAL_TARGETS,
+    MY_TURN_OR_OVER,
+    create,
+    match,
+    open_match,
+    resign,
+    start_from_lobby,
+)
 
 from flipgames import make
 from flipgames.lab.puzzles import make_puzzles
@@ -39,9 +47,7 @@ def test_after_a_resignation_the_status_says_the_result_and_why(page: Any, arcad
     """Item 2: "Black wins · White to move" contradicted itself."""
     created = create(arcade, "flipflop-3x3", mode="local")
     open_match(page, arcade, created)
-    page.click("#resign")
-    page.click("#resign")
-    page.wait_for_selector("#result:not([hidden])")
+    resign(page)
     assert page.inner_text("#status-text") == "Black wins · White resigned"
     assert page.inner_text("#result-detail") == "White resigned."
     # The replay of the match says why it ended too, not whose turn it would have been.
@@ -138,9 +144,7 @@ def test_the_record_downloads_under_the_games_name_and_the_day(page: Any, arcade
     """Item 8: every download was called record.json."""
     created = create(arcade, "flipfour", mode="local")
     open_match(page, arcade, created)
-    page.click("#resign")
-    page.click("#resign")
-    page.wait_for_selector("#result:not([hidden])")
+    resign(page)
     today = page.evaluate("() => new Date().toLocaleDateString('sv')")  # 2026-12-02
     with page.expect_download() as download:
         page.click("#record-link")
@@ -158,15 +162,11 @@ def test_the_record_downloads_under_the_games_name_and_the_day(page: Any, arcade
 def test_my_games_says_who_won_from_the_players_side(page: Any, arcade: str) -> None:
     """Item 8: "My games" said "finished 0-1"."""
     start_from_lobby(page, arcade, "flipflop-3x3", "ai", level="easy", seat="0")
-    page.click("#resign")
-    page.click("#resign")
-    page.wait_for_selector("#result:not([hidden])")
+    resign(page)
     created = create(arcade, "flipflop-3x3", mode="local")
     page.goto(arcade + created["links"]["play"])
     page.wait_for_selector(".board-svg")
-    page.click("#resign")  # White, to move, resigns: Black won on this shared screen
-    page.click("#resign")
-    page.wait_for_selector("#result:not([hidden])")
+    resign(page)  # White, to move, resigns: Black won on this shared screen
     page.click("a.button:text('New game')")
     page.wait_for_selector("#my-games li")
     games = page.locator("#my-games li").all_inner_texts()

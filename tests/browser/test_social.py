@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any
 
-from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, make_a_move, match, open_match
+from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, make_a_move, match, open_match, resign
 
 TITLE = "FlipFlop 3x3 · flipgames arcade"
 
@@ -116,9 +116,7 @@ def test_the_game_over_sheet_stays_in_sight_on_a_phone(browser: Any, arcade: str
         created = create(arcade, "flipflop-3x3", mode="online")
         open_match(page, arcade, created)
         page.mouse.wheel(0, 2000)  # scrolled down to the move list
-        page.click("#resign")
-        page.click("#resign")
-        page.wait_for_selector("#result:not([hidden])")
+        resign(page)
         page.evaluate("window.scrollTo(0, 0)")
         sheet = page.locator("#result").bounding_box()
         assert sheet is not None
