@@ -47,10 +47,14 @@ def reports(tmp_path: Path) -> Path:
     return root
 
 
+def make_client(tmp_path: Path, **settings: Any) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    return TestClient(create_app(Settings(database_url=url, **settings)))
+
+
 @pytest.fixture
 def client(tmp_path: Path, reports: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'arcade.sqlite'}", reports_dir=reports)
-    with TestClient(create_app(settings)) as test_client:
+    with make_client(tmp_path, reports_dir=reports) as test_client:
         yield test_client
 
 
@@ -168,11 +172,6 @@ def test_an_encoded_token_name_is_redacted_in_every_log_line(tmp_path: Path) -> 
 
 
 # --- 14: the WebSocket refuses pages of other sites ------------------------------------------
-
-
-def make_client(tmp_path: Path, **settings: Any) -> TestClient:
-    url = f"sqlite:///{tmp_path / 'limits.sqlite'}"
-    return TestClient(create_app(Settings(database_url=url, **settings)))
 
 
 def test_a_websocket_from_another_site_is_refused(tmp_path: Path) -> None:
