@@ -32,7 +32,7 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
 from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
-from flipgames.core.errors import FlipgamesError, quote
+from flipgames.core.errors import FlipgamesError, quote, quote_path
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
 from flipgames.core.progress import Progress
@@ -101,18 +101,18 @@ def _check_writable(path: str) -> Path:
     target = Path(path)
     if target.is_dir():
         raise FlipgamesError(
-            f"--save {quote(path)} is a folder: name a file in it, e.g. "
-            f"{quote(path + '/game.json')}"
+            f"--save {quote_path(path)} is a folder: name a file in it, e.g. "
+            f"{quote_path(path + '/game.json')}"
         )
     folder = target.parent
     if not folder.is_dir():
         raise FlipgamesError(
-            f"--save {quote(path)}: the folder {quote(str(folder))} does not exist"
+            f"--save {quote_path(path)}: the folder {quote_path(folder)} does not exist"
         )
     if not os.access(folder, os.W_OK | os.X_OK) or (
         target.exists() and not os.access(target, os.W_OK)
     ):
-        raise FlipgamesError(f"--save {quote(path)}: no permission to write there")
+        raise FlipgamesError(f"--save {quote_path(path)}: no permission to write there")
     return target
 
 
@@ -176,7 +176,7 @@ def _save_record(path: Path, text: str) -> None:
     except OSError as exc:
         print(text, end="")
         raise FlipgamesError(
-            f"cannot write the record to {quote(str(path))}: {exc.strerror}; it is printed above"
+            f"cannot write the record to {quote_path(path)}: {exc.strerror}; it is printed above"
         ) from None
     print(f"record saved to {path}")
 

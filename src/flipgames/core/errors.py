@@ -32,6 +32,22 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]}... ({whole if whole is not None else len(text):,} {unit})"
 
 
+def quote_path(path: object, limit: int = QUOTE_LIMIT) -> str:
+    """A file path for an error message: whole when it is short, else cut at the *start*,
+    since a file is known by its name, at the end of its path (a long temporary folder would
+    otherwise hide it).
+
+    >>> quote_path("game.json")
+    "'game.json'"
+    >>> quote_path("/tmp/" + "x" * 100 + "/bad-track.json", limit=30)
+    "'...xxxxxxxxxxxxxxx/bad-track.json' (120 characters)"
+    """
+    text = str(path)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{'...' + text[len(text) - limit :]!r} ({len(text):,} characters)"
+
+
 class FlipgamesError(Exception):
     """Root of every error flipgames raises on bad input."""
 

@@ -21,7 +21,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flipgames.core.errors import FlipgamesError, RecordError, quote
+from flipgames.core.errors import FlipgamesError, RecordError, quote, quote_path
 from flipgames.core.game import JSON, State
 from flipgames.core.registry import make
 
@@ -56,10 +56,10 @@ def read_record(path: str) -> bytes:
         with open(path, "rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise RecordError(f"cannot read record {quote(path)}: {exc.strerror}") from None
+        raise RecordError(f"cannot read record {quote_path(path)}: {exc.strerror}") from None
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(
-            f"record {quote(path)} is larger than {MAX_RECORD_BYTES // 2**20} MiB: {TOO_LARGE}"
+            f"record {quote_path(path)} is larger than {MAX_RECORD_BYTES // 2**20} MiB: {TOO_LARGE}"
         )
     return data
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flipgames.agents.arena import wilson_interval
-from flipgames.core.errors import FlipgamesError, quote
+from flipgames.core.errors import FlipgamesError, quote_path
 from flipgames.lab.stats import rate, rate_interval
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def write_report(
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise FlipgamesError(
-            f"--report {quote(str(directory))}: cannot create the folder: {exc.strerror or exc}"
+            f"--report {quote_path(directory)}: cannot create the folder: {exc.strerror or exc}"
         ) from None
     images = {f"{name}.png": figure_png(figure) for name, figure in figures.items()}
     referenced = {target for _, target in _IMAGE.findall(markdown)}
@@ -177,7 +177,7 @@ def check_report_folder(directory: Path) -> None:
     """Fail before any work (one line) if ``directory`` cannot hold a report, or if the
     charting library is missing."""
     if directory.exists() and not directory.is_dir():
-        raise FlipgamesError(f"--report {quote(str(directory))} is a file: name a folder")
+        raise FlipgamesError(f"--report {quote_path(directory)} is a file: name a folder")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -189,7 +189,7 @@ def check_report_folder(directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise FlipgamesError(
-            f"--report {quote(str(directory))}: cannot create the folder: {exc.strerror or exc}"
+            f"--report {quote_path(directory)}: cannot create the folder: {exc.strerror or exc}"
         ) from None
 
 

@@ -41,7 +41,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from flipgames.core.errors import OptionError, quote
+from flipgames.core.errors import OptionError, quote, quote_path
 
 #: The shortest loop allowed: on a two-space loop two cars on no-passing spaces could block
 #: each other for ever; from three spaces on, every second move makes progress.
@@ -101,7 +101,7 @@ def _read(option: str, kind: str, value: str) -> tuple[str, Any]:
         text = resources.files(_PACKAGE).joinpath("data", kind, value + ".json")
         raw = text.read_text(encoding="utf-8")
     elif value.endswith(".json") or "/" in value or "\\" in value:
-        source = f"{option} file {quote(value)}"
+        source = f"{option} file {quote_path(value)}"
         try:
             raw = Path(value).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
