@@ -145,6 +145,9 @@ def test_checkered_flag_words_match_the_cars_and_the_list_shows(page: Any, arcad
     assert page.locator(".gearbox.player-0 .box-car.car.player-0").count() == 1
     for _ in range(60):
         assert not any(glyph in status(page) for glyph in "\u25b2\u25cf")
+        # Whose turn is said once ("Player 1 to choose a gear...", not "Player 1 to move ·
+        # Player 1 to choose a gear...").
+        assert status(page).count("Player") == 1, status(page)
         if page.locator("#result").is_visible():
             break
         page.locator(".gear-button").last.click()

@@ -45,7 +45,10 @@ export function statusLine(view) {
   if (view.status === "finished" && view.ending) return `${turn} · ${endingReason(view)}`;
   const engine = engineStatus(view);
   if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
-  if (engine.toLowerCase().startsWith(turn.toLowerCase())) return engine;
+  // "Player 2 to move · Player 2 to choose a gear" says the name twice: the engine's words,
+  // when they open with the mover's name, already say whose turn it is.
+  const mover = turn.replace(/ to move$/, "").toLowerCase();
+  if (engine.toLowerCase().startsWith(mover)) return engine;
   return `${turn} · ${engine}`;
 }
 
