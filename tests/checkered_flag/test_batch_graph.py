@@ -21,7 +21,8 @@ from flipgames.games.checkered_flag.batch_graph import CheckeredFlagGraph
 from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel
 from flipgames.solvers.compiled import chance_height, component_levels, components
 from flipgames.solvers.graph import builder_for, reference_graph
-from flipgames.solvers.stochastic import acyclic_levels, solve_stochastic
+from flipgames.solvers.stochastic import solve_stochastic
+from flipgames.solvers.stochastic_values import acyclic_levels
 
 ARRAYS = ("keys", "to_move", "terminal_return", "edge_start", "edge_child", "edge_weight")
 
