@@ -200,9 +200,6 @@ def compiled_hard(
 
 # A game with no manifest (one not registered yet, still being written) gets MCTS levels.
 _FALLBACK: Final = {"easy": mcts(100), "medium": mcts(1_000), "hard": mcts(10_000)}
-#: Games too big to solve by enumeration whose ``perfect`` level is the kernel's exact search
-#: where it answers within its budget, else ``hard`` (agents.proof).
-_PROVED_BY_SEARCH: Final = frozenset({"rubiks-flip"})
 
 
 def _levels(game: Game) -> dict[str, Level]:
@@ -213,7 +210,9 @@ def _levels(game: Game) -> dict[str, Level]:
 
 def levels_for(game: Game) -> list[str]:
     """The level names ``game`` offers, weakest first (``perfect`` only if it is solved)."""
-    perfect = is_solved(game) or game.name in _PROVED_BY_SEARCH
+    # A game too big to enumerate may still have a perfect level: the kernel's exact search
+    # where it answers within its budget, else hard (its manifest's proved_by_search).
+    perfect = is_solved(game) or (has_manifest(game) and manifest_of(game).proved_by_search)
     return list(LEVELS) if perfect else list(LEVELS[:-1])
 
 

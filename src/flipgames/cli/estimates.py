@@ -23,6 +23,7 @@ from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.kernel import kernel_for
+from flipgames.core.manifest import has_manifest, manifest_of, matches
 from flipgames.solvers import catalog
 from flipgames.solvers.perft import perft
 
@@ -32,11 +33,6 @@ LIMIT_SECONDS = 600.0
 PROBE_SECONDS = 0.5
 
 _YEAR = 365.25 * 86400
-
-#: The first exact solve of one-round Flip Switch on the reference engines
-#: (``FLIPGAMES_KERNEL=python``), as measured (docs/solvers.md); on its kernel it takes seconds.
-FLIP_SWITCH_SOLVE = "4 to 6 minutes"
-FLIP_SWITCH_MEMORY = "3.5 GB"
 
 
 def format_duration(seconds: float) -> str:
@@ -161,13 +157,16 @@ def check_budget(max_positions: int, force: bool) -> None:
 
 def solve_cost(game: Game) -> str | None:
     """What the first exact solve of ``game`` costs where that is long enough to warn about
-    (None otherwise). Measured with ``flipgames solve`` (docs/solvers.md: machine, Python).
-    Only the reference walk is slow: on the game's compiled kernel the solve takes seconds."""
-    if game.name != "flip-switch" or not catalog.is_solved(game) or kernel_for(game) is not None:
+    (None otherwise): the manifest's ``solve_costs``, measured with ``flipgames solve``
+    (docs/solvers.md: machine, Python). Only the reference walk is slow: on the game's
+    compiled kernel the solve takes seconds."""
+    if not has_manifest(game) or not catalog.is_solved(game) or kernel_for(game) is not None:
         return None
-    positions = 6_443_347 if game.options["lines"] == "all" else 6_370_099
+    cost = next((c for c in manifest_of(game).solve_costs if matches(game, c.options)), None)
+    if cost is None:
+        return None
     return (
-        f"{positions:,} positions, about {FLIP_SWITCH_SOLVE} and {FLIP_SWITCH_MEMORY} of memory "
+        f"{cost.positions:,} positions, about {cost.duration} and {cost.memory} of memory "
         "on the reference engines (FLIPGAMES_KERNEL=python; 2-core AMD EPYC, CPython 3.11.7); "
         "the result is cached, so this happens once"
     )

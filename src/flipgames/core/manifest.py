@@ -14,13 +14,13 @@ False
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
-from flipgames.core.game import Game
+from flipgames.core import registry
+from flipgames.core.game import Game, State
 from flipgames.core.options import OptionValue
 from flipgames.core.registry import game_class, game_names
 
@@ -113,37 +113,101 @@ def solved(
     )
 
 
+#: The ways :mod:`flipgames.lab.puzzles` finds puzzles (see :class:`PuzzleSpec`).
+PUZZLE_METHODS: Final = ("solved-win", "search-endings", "best-choice")
+
+
+@dataclass(frozen=True)
+class PuzzleSpec:
+    """How :mod:`flipgames.lab.puzzles` finds this game's puzzles, checked by a solver.
+
+    ``method``: ``solved-win`` (a position of the retrograde solution where exactly one move
+    wins within ``max_moves`` of the mover's moves), ``search-endings`` (an ending, a position
+    where ``moves_left`` is ``min_moves`` to ``max_moves``, in which exactly one move wins by
+    the compiled exact search) or ``best-choice`` (a choice of the stochastic solution where one
+    action's exact chance to win is clearly the best). ``kind`` names the puzzle in JSON
+    (``win-in-n``, ``best-gear``), ``label`` in the arcade's list; ``choice`` is what a
+    ``best-choice`` puzzle chooses (``gear``: "which gear gives the best chance").
+    """
+
+    method: str
+    kind: str
+    label: str
+    max_moves: int = 0
+    min_moves: int = 0
+    moves_left: Callable[[State], int] | None = None
+    choice: str = ""
+
+    def __post_init__(self) -> None:
+        if self.method not in PUZZLE_METHODS:
+            raise ValueError(f"unknown puzzle method {self.method!r}: choose {PUZZLE_METHODS}")
+        if self.method == "search-endings" and self.moves_left is None:
+            raise ValueError("a search-endings puzzle needs moves_left")
+        if self.method == "best-choice" and not self.choice:
+            raise ValueError("a best-choice puzzle names its choice")
+
+
+@dataclass(frozen=True)
+class SolveCost:
+    """A slow first solve worth a warning: for the game's options matching ``options``, the
+    reference walk (no compiled kernel) meets ``positions`` positions and takes about
+    ``duration`` and ``memory`` (as measured; docs/solvers.md)."""
+
+    options: Mapping[str, OptionValue]
+    positions: int
+    duration: str
+    memory: str
+
+
 @dataclass(frozen=True)
 class Manifest:
     """What one registered game is, besides its rules.
 
-    ``board``: the web board module (``web/static/boards/<board>.js``); ``docs``: the page
-    ``docs/games/<docs>.md``; ``pitch``: the lobby's one-paragraph pitch; ``levels``: the
-    ``easy``, ``medium`` and ``hard`` budgets; ``solved``: the option sets an exact solver
-    finishes here, each a partial mapping that a game's options must match (``{}`` matches
-    every option set), so ``perfect`` play and per-move analysis exist for them.
+    ``game``: the game's class, as a lazily imported ``module:Class`` string (a class itself
+    for a game defined at run time, as the tests' toy game); ``board``: the web board module
+    (``web/static/boards/<board>.js``); ``docs``: the page ``docs/games/<docs>.md``;
+    ``pitch``: the lobby's one-paragraph pitch; ``art``: the lobby's
+    small picture (static SVG markup styled by the page's ``art-*`` classes); ``levels``: the
+    ``easy``, ``medium`` and ``hard`` budgets; ``action_kinds``: every ``kind`` that
+    ``action_info`` gives its actions; ``solved``: the option sets an exact solver finishes
+    here, each a partial mapping that a game's options must match (``{}`` matches every
+    option set), so ``perfect`` play and per-move analysis exist for them;
+    ``proved_by_search``: too big to enumerate, its ``perfect`` level is the kernel's exact
+    search where that answers in its budget (:mod:`flipgames.agents.proof`); ``puzzles``: how
+    its puzzles are found (None: it has none); ``candidate_fixes``: per hole an audit reports
+    (a finding kind), rule option sets the audit solves and compares as fixes;
+    ``solve_costs``: slow first solves the command line warns about.
     """
 
+    game: str | type[Game]
     board: str
     docs: str
     pitch: str
+    art: str
     levels: Mapping[str, LevelSpec]
+    action_kinds: tuple[str, ...]
     solved: tuple[Mapping[str, OptionValue], ...] = ()
+    proved_by_search: bool = False
+    puzzles: PuzzleSpec | None = None
+    candidate_fixes: Mapping[str, tuple[Mapping[str, OptionValue], ...]] = field(
+        default_factory=dict
+    )
+    solve_costs: tuple[SolveCost, ...] = ()
 
     def __post_init__(self) -> None:
         # Read-only views of the mappings, so no caller can edit a game's facts.
         if tuple(self.levels) != SEARCH_LEVELS:
             raise ValueError(f"a manifest sets levels {SEARCH_LEVELS}, in that order")
+        if not self.action_kinds:
+            raise ValueError("a manifest names the kinds of its actions")
         object.__setattr__(self, "levels", MappingProxyType(dict(self.levels)))
         object.__setattr__(self, "solved", tuple(MappingProxyType(dict(s)) for s in self.solved))
+        object.__setattr__(self, "candidate_fixes", MappingProxyType(dict(self.candidate_fixes)))
 
 
 def manifest_for(name: str) -> Manifest:
-    """The manifest of the registered game ``name`` (read from its package's ``MANIFESTS``)."""
-    cls = game_class(name)
-    package = cls.__module__.rpartition(".")[0]
-    manifests: Mapping[str, Manifest] = importlib.import_module(package).MANIFESTS
-    return manifests[name]
+    """The manifest of the registered game ``name`` (its package's ``MANIFESTS`` entry)."""
+    return registry.manifest_for(name)
 
 
 def manifest_of(game: Game) -> Manifest:
@@ -156,12 +220,14 @@ def has_manifest(game: Game) -> bool:
     return game.name in game_names() and type(game) is game_class(game.name)
 
 
+def matches(game: Game, option_set: Mapping[str, OptionValue]) -> bool:
+    """True when ``game``'s options include every entry of ``option_set``."""
+    return all(game.options.get(key) == value for key, value in option_set.items())
+
+
 def is_listed_solved(game: Game) -> bool:
     """True when ``game``'s options match one of its manifest's solved option sets (a game
     without a manifest is solved nowhere)."""
     if not has_manifest(game):
         return False
-    return any(
-        all(game.options.get(key) == value for key, value in option_set.items())
-        for option_set in manifest_of(game).solved
-    )
+    return any(matches(game, option_set) for option_set in manifest_of(game).solved)

@@ -1,7 +1,10 @@
 """The registry: game names to game classes, imported lazily.
 
-The table is explicit (no import-time side effects, no plugin scanning) and names classes by
-``module:Class`` strings, so importing the core imports no game.
+The table is explicit (no plugin scanning): :data:`PACKAGES` lists the game packages, and each
+package's ``__init__.py`` declares ``MANIFESTS``, its games by name, each naming its class by a
+``module:Class`` string. So the registry knows no game by name, and listing the games imports
+only the packages' manifests, no rules. :func:`register` adds a game at run time (the tests'
+toy game).
 
 >>> game = make("flipflop-3x3")
 >>> game.name, game.title
@@ -14,40 +17,84 @@ flipgames.core.errors.UnknownGameError: unknown game 'chess': known games are fl
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core.errors import UnknownGameError, quote
 from flipgames.core.game import Game
 
-_ENTRIES: dict[str, str] = {
-    "flipflop": "flipgames.games.flipflop.rules:FlipFlop",
-    "flipflop-3x3": "flipgames.games.flipflop.rules:FlipFlop3x3",
-    "flipfour": "flipgames.games.flipfour.rules:FlipFour",
-    "rubiks-flip": "flipgames.games.rubiks_flip.rules:RubiksFlip",
-    "flip-switch": "flipgames.games.flip_switch.rules:FlipSwitch",
-    "checkered-flag": "flipgames.games.checkered_flag.rules:CheckeredFlag",
-}
+if TYPE_CHECKING:
+    from flipgames.core.manifest import Manifest
+
+#: The game packages, in the order their games are listed to users.
+PACKAGES: Final = (
+    "flipgames.games.flipflop",
+    "flipgames.games.flipfour",
+    "flipgames.games.rubiks_flip",
+    "flipgames.games.flip_switch",
+    "flipgames.games.checkered_flag",
+)
+
+# Games added by register(), listed after the packaged ones.
+_registered: dict[str, Manifest] = {}
+
+
+@functools.cache
+def _packaged() -> Mapping[str, Manifest]:
+    manifests: dict[str, Manifest] = {}
+    for package in PACKAGES:
+        manifests.update(importlib.import_module(package).MANIFESTS)
+    return manifests
+
+
+def _manifests() -> dict[str, Manifest]:
+    return {**_packaged(), **_registered}
 
 
 def game_names() -> list[str]:
     """Every registered game name, in the order they are listed to users."""
-    return list(_ENTRIES)
+    return list(_manifests())
+
+
+def manifest_for(name: str) -> Manifest:
+    """The manifest of the registered game ``name``; :class:`UnknownGameError` lists the valid
+    names."""
+    manifests = _manifests()
+    try:
+        return manifests[name]
+    except (KeyError, TypeError):
+        raise UnknownGameError(
+            f"unknown game {quote(name)}: known games are {', '.join(manifests)}"
+        ) from None
 
 
 def game_class(name: str) -> type[Game]:
     """The class registered under ``name``; :class:`UnknownGameError` lists the valid names."""
-    try:
-        target = _ENTRIES[name]
-    except (KeyError, TypeError):
-        raise UnknownGameError(
-            f"unknown game {quote(name)}: known games are {', '.join(_ENTRIES)}"
-        ) from None
-    module_name, _, class_name = target.partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
-    if not (isinstance(cls, type) and issubclass(cls, Game)):
+    target = manifest_for(name).game
+    if isinstance(target, str):
+        module_name, _, class_name = target.partition(":")
+        target = getattr(importlib.import_module(module_name), class_name)
+    if not (isinstance(target, type) and issubclass(target, Game)):
         raise TypeError(f"registry entry {name!r} does not name a Game class")
-    return cls
+    return target
+
+
+def register(manifests: Mapping[str, Manifest]) -> None:
+    """Add games at run time, as a package's ``MANIFESTS`` (a name already taken is refused)."""
+    taken = set(manifests) & set(_manifests())
+    if taken:
+        raise ValueError(f"game names already registered: {', '.join(sorted(taken))}")
+    _registered.update(manifests)
+
+
+def unregister(name: str) -> None:
+    """Remove a game that :func:`register` added."""
+    manifest_for(name)  # an unknown name lists the known ones
+    if name not in _registered:
+        raise ValueError(f"{name!r} comes from a game package and cannot be unregistered")
+    del _registered[name]
 
 
 def make(name: str, options: Mapping[str, object] | None = None, **kwargs: object) -> Game:

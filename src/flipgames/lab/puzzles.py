@@ -1,18 +1,19 @@
 """Puzzles from solved positions: "win in N" with a unique winning move, and "best gear".
 
-Three games have puzzles, each checked by an exact solver:
+A game has puzzles when its manifest says how to find them
+(:class:`~flipgames.core.manifest.PuzzleSpec`), each checked by an exact solver:
 
-* **FlipFlop 3x3** (``flipflop-3x3``): the retrograde solution knows every position's value
-  and remoteness. A puzzle is a position where exactly one move wins; "win in N" counts the
+* ``solved-win`` (FlipFlop 3x3): the retrograde solution knows every position's value and
+  remoteness. A puzzle is a position where exactly one move wins; "win in N" counts the
   mover's own moves (a win in ``r`` plies is a win in ``N = (r + 1) / 2`` moves).
-* **Rubik's Flip** (``rubiks-flip``): endings with :data:`RUBIKS_MIN_EMPTY` to
-  :data:`RUBIKS_EMPTY` empty squares,
-  searched exactly by the compiled alpha-beta search (:mod:`flipgames.solvers.alphabeta`).
-  Exactly one whole turn (flip and place) wins; N, the fewest of the mover's turns that force
-  the win, comes from a depth-limited exhaustive search of the same kernel.
-* **Checkered Flag** (``checkered-flag``): the stochastic solver gives the exact probability
-  of winning after each gear choice. A puzzle asks which gear gives the best chance; the best
-  gear is unique and at least :data:`MIN_MARGIN` ahead of the next.
+* ``search-endings`` (Rubik's Flip): endings (the manifest's ``moves_left`` from
+  ``min_moves`` to ``max_moves``) searched exactly by the compiled alpha-beta search
+  (:mod:`flipgames.solvers.alphabeta`). Exactly one move (a Rubik's Flip turn: flip and
+  place) wins; N, the fewest of the mover's moves that force the win, comes from a
+  depth-limited exhaustive search of the same kernel.
+* ``best-choice`` (Checkered Flag): the stochastic solver gives the exact probability of
+  winning after each choice. A puzzle asks which choice (a gear) gives the best chance; the
+  best is unique and at least :data:`MIN_MARGIN` ahead of the next.
 
 Each puzzle is reproducible from its seed: :func:`make_puzzles` with ``count`` and ``seed``
 gives the same puzzles every time (puzzle ``i`` of a batch comes from seed ``seed + i``, so
@@ -42,28 +43,24 @@ from typing import TYPE_CHECKING, Any, Final
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State, random_choices
+from flipgames.core.manifest import PuzzleSpec, has_manifest, manifest_for, manifest_of
 from flipgames.core.progress import Progress, silent
+from flipgames.core.registry import game_names
 from flipgames.solvers import alphabeta, catalog
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-#: The games with puzzles, in the order they are listed.
-PUZZLE_GAMES: Final = ("flipflop-3x3", "rubiks-flip", "checkered-flag")
+#: The games with puzzles (their manifest says how to find them), in the order they are listed.
+PUZZLE_GAMES: Final = tuple(name for name in game_names() if manifest_for(name).puzzles)
 #: The most puzzles one call makes.
 MAX_COUNT: Final = 100
 #: Random games tried per puzzle before giving up (each tests many positions).
 MAX_ATTEMPTS: Final = 400
-#: FlipFlop 3x3 puzzles are wins in at most this many of the mover's moves.
-FLIPFLOP_MAX_MOVES: Final = 6
-#: Rubik's Flip endings have at most this many empty squares (so at most that many turns)...
-RUBIKS_EMPTY: Final = 4
-#: ... and at least this many: with one square left the only choices are a flip and a colour.
-RUBIKS_MIN_EMPTY: Final = 2
-#: A Checkered Flag puzzle's best gear beats the next by at least this win probability.
+#: A best-choice puzzle's best choice beats the next by at least this win probability.
 MIN_MARGIN: Final = Fraction(1, 100)
-#: Transposition table of the Rubik's Flip searches (entries are int64; a power of two).
+#: Transposition table of the endings searches (entries are int64; a power of two).
 _TABLE_ENTRIES: Final = 1 << 18
 
 
@@ -123,7 +120,8 @@ class Puzzle:
     actions: tuple[str, ...]
     to_move: int
     player: str
-    #: ``win-in-n`` (FlipFlop 3x3, Rubik's Flip) or ``best-gear`` (Checkered Flag).
+    #: The manifest's puzzle kind: ``win-in-n`` (FlipFlop 3x3, Rubik's Flip) or ``best-gear``
+    #: (Checkered Flag, a best-choice puzzle).
     kind: str
     #: N of "win in N" (the mover's own moves; a Rubik's Flip move is a whole turn); None for
     #: best-gear puzzles.
@@ -135,8 +133,9 @@ class Puzzle:
 
     def explanation(self) -> str:
         """Why the answer is right: the value of every first move, best first."""
-        if self.kind == "best-gear":
-            head = f"Gear {self.answer} gives {self.player} the best exact chance to win:"
+        if self.moves is None:
+            choice = _spec_named(self.game).choice.capitalize()
+            head = f"{choice} {self.answer} gives {self.player} the best exact chance to win:"
         else:
             head = (
                 f"{self.answer} is the only move that wins; it wins in {self.moves} "
@@ -192,36 +191,45 @@ def make_puzzles(game: Game, count: int, seed: int, progress: Progress = silent)
     return puzzles
 
 
-_Finder = Callable[[Game, random.Random], tuple[State, list[MoveValue], int | None] | None]
+_Found = tuple[State, list[MoveValue], int | None] | None
+_Finder = Callable[[Game, PuzzleSpec, random.Random], _Found]
+
+
+def _spec_named(name: str) -> PuzzleSpec:
+    spec = manifest_for(name).puzzles
+    assert spec is not None  # a puzzle is only made for a game with puzzles
+    return spec
 
 
 def _finder(game: Game) -> _Finder:
-    finders: dict[str, _Finder] = {
-        "flipflop-3x3": _flipflop,
-        "rubiks-flip": _rubiks,
-        "checkered-flag": _checkered,
-    }
-    finder = finders.get(game.name)
-    if finder is None:
+    spec = manifest_of(game).puzzles if has_manifest(game) else None
+    if spec is None:
         raise PuzzleError(
             f"{game.name} has no puzzles: puzzles exist for {', '.join(PUZZLE_GAMES)}"
         )
-    if game.name == "rubiks-flip" and alphabeta.searchable(game) is None:
-        raise PuzzleError(
-            "Rubik's Flip puzzles need the compiled search kernel (FLIPGAMES_KERNEL=python "
-            "forbids it, or these options have none)"
-        )
-    if game.name != "rubiks-flip" and not catalog.is_solved(game):
+    if spec.method == "search-endings":
+        if alphabeta.searchable(game) is None:
+            raise PuzzleError(
+                f"{game.title} puzzles need the compiled search kernel (FLIPGAMES_KERNEL=python "
+                "forbids it, or these options have none)"
+            )
+    elif not catalog.is_solved(game):
         raise PuzzleError(f"{game.name} with these options is not solved here: no puzzles")
-    return finder
+    finders: dict[str, _Finder] = {
+        "solved-win": _solved_win,
+        "search-endings": _search_endings,
+        "best-choice": _best_choice,
+    }
+    return finders[spec.method]
 
 
 def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
     """The puzzle of ``seed``: the first one found whose position is not in ``seen`` (the
     batch's earlier puzzles), which it joins."""
     rng = random.Random(seed)
+    spec = _spec_named(game.name)
     for _ in range(MAX_ATTEMPTS):
-        found = finder(game, rng)
+        found = finder(game, spec, rng)
         if found is None or found[0].key() in seen:
             continue
         state, values, moves = found
@@ -229,12 +237,11 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
         player = game.player_names[state.current_player]
         answer = next(v.action for v in values if v.best)
         if moves is None:
-            kind = "best-gear"
             question = (
-                f"{player.capitalize()} to choose a gear: which gear gives the best chance to win?"
+                f"{player.capitalize()} to choose a {spec.choice}: which {spec.choice} gives the "
+                "best chance to win?"
             )
         else:
-            kind = "win-in-n"
             # One word for players in every game: a Rubik's Flip turn (flip and place) is
             # one move, as one action.
             question = (
@@ -248,7 +255,7 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
             actions=tuple(state.history_notation()),
             to_move=state.current_player,
             player=player,
-            kind=kind,
+            kind=spec.kind,
             moves=moves,
             question=question,
             answer=answer,
@@ -271,12 +278,12 @@ def _ordered(values: list[MoveValue]) -> list[MoveValue]:
     return sorted(values, key=key)
 
 
-# --- FlipFlop 3x3: the retrograde solution ----------------------------------------------------
+# --- solved-win: the retrograde solution (FlipFlop 3x3) ---------------------------------------
 
 
-def _flipflop(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
+def _solved_win(game: Game, spec: PuzzleSpec, rng: random.Random) -> _Found:
     """A random game without repeated positions; a random one of its positions where exactly
-    one move wins within :data:`FLIPFLOP_MAX_MOVES` moves."""
+    one move wins within ``spec.max_moves`` moves."""
     solution = catalog.solution(game)
     state = game.new_initial_state()
     seen = {state.key()}
@@ -286,7 +293,7 @@ def _flipflop(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], i
         if (
             value.outcome == "win"
             and value.remoteness is not None
-            and value.remoteness <= 2 * FLIPFLOP_MAX_MOVES - 1
+            and value.remoteness <= 2 * spec.max_moves - 1
             and state.history
         ):
             scored = solution.action_values(state)
@@ -312,11 +319,11 @@ def _flipflop(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], i
     return rng.choice(candidates) if candidates else None
 
 
-# --- Rubik's Flip endings: the compiled exact search ------------------------------------------
+# --- search-endings: the compiled exact search (Rubik's Flip) --------------------------------
 
 
 class _Endings:
-    """The Rubik's Flip kernel's exact search with one transposition table per process."""
+    """A game kernel's exact search with one transposition table per process."""
 
     def __init__(self, game: Game) -> None:
         import numpy as np  # only when puzzles are made: the CLI's startup never loads numpy
@@ -361,16 +368,18 @@ class _Endings:
 _endings: dict[Game, _Endings] = {}
 
 
-def _rubiks(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
-    """A random game; a random one of its endings (:data:`RUBIKS_MIN_EMPTY` to
-    :data:`RUBIKS_EMPTY` squares empty) where exactly one turn wins."""
+def _search_endings(game: Game, spec: PuzzleSpec, rng: random.Random) -> _Found:
+    """A random game; a random one of its endings (``spec.moves_left`` from
+    ``spec.min_moves`` to ``spec.max_moves``) where exactly one move wins."""
+    moves_left = spec.moves_left
+    assert moves_left is not None  # PuzzleSpec checked
     endings = _endings.get(game)
     if endings is None:
         endings = _endings[game] = _Endings(game)
     state = game.new_initial_state()
     tested: list[State] = []
     while not state.is_terminal():
-        if RUBIKS_MIN_EMPTY <= _empty_squares(state) <= RUBIKS_EMPTY:
+        if spec.min_moves <= moves_left(state) <= spec.max_moves:
             tested.append(state)
         state = state.apply(rng.choice(state.legal_actions()))
     rng.shuffle(tested)
@@ -380,7 +389,7 @@ def _rubiks(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int
         if len(winners) != 1:
             continue
         packed = endings.kernel.position(position)
-        moves = next(n for n in range(1, RUBIKS_EMPTY + 1) if endings.wins_within(packed, n))
+        moves = next(n for n in range(1, spec.max_moves + 1) if endings.wins_within(packed, n))
         outcome = {1: "win", 0: "draw", -1: "loss"}
         return (
             position,
@@ -400,18 +409,13 @@ def _rubiks(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int
     return None
 
 
-def _empty_squares(state: State) -> int:
-    """Empty squares of a Rubik's Flip position: one tile is placed per turn."""
-    squares = state.board_view(None)["squares"]
-    return sum(1 for square in squares.values() if square is None)
+# --- best-choice: the stochastic solution (Checkered Flag) -----------------------------------
 
 
-# --- Checkered Flag: the stochastic solution --------------------------------------------------
-
-
-def _checkered(game: Game, rng: random.Random) -> tuple[State, list[MoveValue], int | None] | None:
-    """A random race (random gears, spins drawn with their odds); a random one of its gear
-    choices where one gear's exact chance to win beats every other by :data:`MIN_MARGIN`."""
+def _best_choice(game: Game, spec: PuzzleSpec, rng: random.Random) -> _Found:
+    """A random game (random choices, chance outcomes drawn with their odds); a random one of
+    its choices where one action's exact chance to win beats every other by
+    :data:`MIN_MARGIN`."""
     solution = catalog.solution(game)
     candidates: list[tuple[State, list[MoveValue], None]] = []
     for state in random_choices(game, rng):

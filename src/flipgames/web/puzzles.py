@@ -37,8 +37,8 @@ from flipgames.core.registry import make
 from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
 from flipgames.web.errors import ApiError
 from flipgames.web.limits import RateLimit
+from flipgames.web.matches import Played
 from flipgames.web.routes import ActionLimit, _missing, _page, client_address
-from flipgames.web.service import Played
 
 router = APIRouter()
 
@@ -147,11 +147,16 @@ def check(found: Puzzle, action: str) -> dict[str, Any]:
 @router.get("/api/puzzles")
 def list_puzzle_games() -> list[dict[str, str]]:
     """The games with puzzles, in order."""
-    kinds = {"checkered-flag": "best gear"}
     return [
-        {"name": name, "title": make(name).title, "kind": kinds.get(name, "win in N")}
-        for name in PUZZLE_GAMES
+        {"name": name, "title": make(name).title, "kind": _label(name)} for name in PUZZLE_GAMES
     ]
+
+
+def _label(name: str) -> str:
+    """The kind of puzzle ``name`` has, in the list's words (its manifest's label)."""
+    spec = manifest_for(name).puzzles
+    assert spec is not None  # PUZZLE_GAMES lists only games with puzzles
+    return spec.label
 
 
 def limit_puzzles(request: Request) -> None:
