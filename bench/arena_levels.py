@@ -21,7 +21,7 @@ import sys
 import time
 from itertools import pairwise
 
-from bench_engines import cpu_name
+from _common import cpu_name
 from flipgames import game_class, game_names, make
 from flipgames.agents import levels_for, make_level_agent, play_match
 from flipgames.core.game import Game
@@ -48,15 +48,17 @@ def ladder(game: Game) -> list[tuple[str, str]]:
 
 def row(game: Game, stronger: str, weaker: str, games: int, seed: int) -> str:
     """Play one match and format its Markdown table row."""
+
+    def progress(message: str, *, done: int | None = None, total: int | None = None) -> None:
+        print(f"  {game.name} {stronger}-{weaker} {message}", file=sys.stderr)
+
     result = play_match(
         game,
         lambda rng: make_level_agent(game, stronger, rng),
         lambda rng: make_level_agent(game, weaker, rng),
         games=games,
         seed=seed,
-        progress=lambda line, **_: print(
-            f"  {game.name} {stronger}-{weaker} {line}", file=sys.stderr
-        ),
+        progress=progress,
     )
     low, high = result.interval
     return (

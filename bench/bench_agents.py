@@ -15,7 +15,7 @@ import platform
 import random
 import time
 
-from bench_engines import cpu_name
+from _common import cpu_name
 from flipgames import game_names, make, sample_chance
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent

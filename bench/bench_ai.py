@@ -18,11 +18,11 @@ Wilson interval, and the mean CPU seconds per move of each side (``time.process_
   measured on positions spread evenly along random games (a rollout from the opening costs
   many times one from the end), and it gets the simulations a move that make its mean move
   ``--seconds`` (or ``--mcts-sims``, to share one calibration between matches). The
-  flipgames game is wrapped for it below (a state adapter over the public protocol, nothing
-  more).
-* **baseline**: the frozen old hard (``bench/baseline_hard.py``) at **equal CPU time**: its
-  node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the old hard spent
-  several seconds a move on its node budgets alone).
+  flipgames game is wrapped for it in ``bench/_openspiel.py`` (a state adapter over the public
+  protocol, nothing more).
+* **baseline**: the frozen old hard (``baseline_hard`` in ``bench/_common.py``) at **equal
+  CPU time**: its node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the
+  old hard spent several seconds a move on its node budgets alone).
 * **baseline-nodes**: the frozen old hard with its node budgets only, as it played (not at
   equal time).
 
@@ -41,89 +41,15 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms.mcts import MCTSBot, RandomRolloutEvaluator
-
-from baseline_hard import baseline_hard
-from bench_engines import cpu_name
+from _common import baseline_hard, cpu_name, new_hard
+from _openspiel import MCTSBotAgent
 from flipgames import make
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.base import Agent, RandomAgent
-from flipgames.agents.kernel_search import has_kernel_search
-from flipgames.agents.levels import compiled_hard, make_level_agent
-from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.game import Game, State
-from flipgames.core.manifest import manifest_of
-
-
-class SpielState:
-    """The part of ``pyspiel.State`` that MCTSBot and its rollouts use, over a flipgames
-    state (deterministic two-player games only)."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-
-    def current_player(self) -> int:
-        return self.state.current_player if not self.state.is_terminal() else -4
-
-    def is_terminal(self) -> bool:
-        return self.state.is_terminal()
-
-    def is_chance_node(self) -> bool:
-        return False
-
-    def legal_actions(self, player: int | None = None) -> list[int]:
-        return list(self.state.legal_actions())
-
-    def apply_action(self, action: int) -> None:
-        self.state = self.state.apply(int(action))
-
-    def clone(self) -> SpielState:
-        return SpielState(self.state)  # flipgames states are immutable: sharing is a copy
-
-    def returns(self) -> list[float]:
-        return [float(r) for r in self.state.returns()]
-
-
-class SpielGame:
-    """What MCTSBot asks of a game: its type (terminal rewards, sequential) and max utility."""
-
-    def get_type(self) -> Any:
-        return pyspiel.load_game("tic_tac_toe").get_type()
-
-    def max_utility(self) -> float:
-        return 1.0
-
-
-class MCTSBotAgent(Agent):
-    """OpenSpiel's MCTSBot as a flipgames agent."""
-
-    name = "openspiel-mcts"
-
-    def __init__(self, rng: random.Random, simulations: int) -> None:
-        super().__init__(rng)
-        numpy_rng = np.random.RandomState(rng.randrange(2**31))
-        evaluator = RandomRolloutEvaluator(n_rollouts=1, random_state=numpy_rng)
-        self.bot = MCTSBot(
-            SpielGame(), 2.0, simulations, evaluator, solve=True, random_state=numpy_rng
-        )
-
-    def choose(self, state: State) -> int:
-        return int(self.bot.step(SpielState(state)))
-
-
-def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
-    """``hard`` with ``seconds`` a move."""
-    if has_kernel_search(game):
-        step = manifest_of(game).levels["hard"].depth_step
-        return compiled_hard(game, rng, seconds, clock=time.process_time, depth_step=step)
-    agent = make_level_agent(game, "hard", rng)
-    assert isinstance(agent, AlphaBetaAgent)
-    agent.seconds = seconds
-    return agent
 
 
 def positions(game: Game, seed: int, games: int = 8, per_game: int = 8) -> list[State]:
@@ -280,18 +206,17 @@ def main() -> None:
         new_hard(game, random.Random(0), 0.01).choose(game.new_initial_state())
         for opponent in args.opponents:
             budget: MCTSBotBudget | None = None
+            make_b: Callable[[random.Random], Agent]
             if opponent == "mcts":
                 sims = args.mcts_sims or mcts_simulations(game, args.seed, args.seconds)
                 budget = MCTSBotBudget(sims, args.seconds, fixed=args.mcts_sims is not None)
                 make_b = budget.agent
                 label = "MCTSBot"
             elif opponent == "baseline":
-                make_b = lambda rng, g=game: baseline_hard(  # noqa: E731
-                    g, rng, seconds=args.seconds, clock=time.process_time
-                )
+                make_b = partial(baseline_hard, game, seconds=args.seconds, clock=time.process_time)
                 label = "old hard (frozen), equal CPU time"
             elif opponent == "baseline-nodes":
-                make_b = lambda rng, g=game: baseline_hard(g, rng)  # noqa: E731
+                make_b = partial(baseline_hard, game)
                 label = "old hard (frozen), its node budgets"
             elif opponent == "random":
                 make_b = RandomAgent
@@ -302,7 +227,7 @@ def main() -> None:
                 )
             result = play(
                 game,
-                lambda rng, g=game: new_hard(g, rng, args.seconds),
+                partial(new_hard, game, seconds=args.seconds),
                 make_b,
                 args.n,
                 args.seed,

@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import cpu_name
+
 WRAPPER = (
     "import sys\n"
     "from flipgames.cli.main import run\n"
@@ -34,17 +36,6 @@ WRAPPER = (
     "    pass\n"
     "print('numba' in sys.modules)\n"
 )
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def load() -> str:

@@ -13,6 +13,7 @@ import platform
 import random
 import time
 
+from _common import cpu_name
 from flipgames import game_names, make, random_action
 from flipgames.core.game import Game
 from flipgames.solvers.perft import reference_perft
@@ -33,17 +34,6 @@ def playouts(game: Game, seconds: float) -> tuple[int, int, float]:
             plies += 1
         games += 1
     return games, plies, time.perf_counter() - started
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

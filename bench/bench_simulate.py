@@ -14,7 +14,7 @@ import platform
 import resource
 import time
 
-from bench_engines import cpu_name
+from _common import cpu_name
 from flipgames import make
 from flipgames.lab.simulate import simulate
 

@@ -20,21 +20,11 @@ import gymnasium
 import numpy as np
 
 import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
+from _common import cpu_name
 from flipgames.envs.common import env_id
 from flipgames.envs.vector import make
 
 GAMES = ("flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag", "flip-switch")
-
-
-def cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def vector_rate(game: str, num_envs: int, seconds: float) -> float:

@@ -1,11 +1,11 @@
 """Do the endgame tables win games? The compiled alpha-beta with them against itself without.
 
-Run: ``.venv/bin/python bench/endgame_match.py [--openings N] [--nodes N] [--plies N]
-[--seed S]``. FlipFlop 5x5, ``--openings`` random openings of ``--plies`` plies (seeded), each
-played twice with the seats swapped: the compiled alpha-beta with ``--nodes`` nodes a move
-(reproducible; *hard* itself thinks 0.9 s, about ten times more) once with the endgame tables
-(``EndgameAgent``, 4 pieces) and once without. Prints the table side's wins, draws and losses,
-its score with the 95% Wilson interval, how many games reached the tables, and the time;
+Run: ``.venv/bin/python studies/endgame-tables/endgame_match.py [--openings N] [--nodes N]
+[--plies N] [--seed S]``. FlipFlop 5x5, ``--openings`` random openings of ``--plies`` plies
+(seeded), each played twice with the seats swapped: the compiled alpha-beta with ``--nodes``
+nodes a move (reproducible; *hard* itself thinks 0.9 s, about ten times more) once with the endgame
+tables (``EndgameAgent``, 4 pieces) and once without. Prints the table side's wins, draws and
+losses, its score with the 95% Wilson interval, how many games reached the tables, and the time;
 then, for each side, of the games that reached the tables (a position with at most 4 pieces)
 in a won position for it, how many it won, and of those reached in a drawn one, how many it
 did not lose.
@@ -19,8 +19,12 @@ import platform
 import random
 import sys
 import time
+from pathlib import Path
 
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import cpu_name
 from flipgames import make
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.base import Agent

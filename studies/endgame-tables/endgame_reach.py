@@ -1,6 +1,6 @@
 """How often real FlipFlop 5x5 games reach few pieces: is an endgame table worth having?
 
-Run: ``.venv/bin/python bench/endgame_reach.py [--games N] [--hard-nodes N]
+Run: ``.venv/bin/python studies/endgame-tables/endgame_reach.py [--games N] [--hard-nodes N]
 [--mcts-iterations N] [--seed S]``. Plays seeded games (seats alternate) for two pairings and
 prints, per pairing, the share of games that reach a position with at most 4 (and at most 5)
 pieces on the board before they end, with 95% Wilson intervals, plus how the games ended.
@@ -27,8 +27,12 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import cpu_name
 from flipgames import make
 from flipgames.agents import make_level_agent
 from flipgames.agents.arena import wilson_interval

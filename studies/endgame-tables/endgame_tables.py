@@ -1,7 +1,7 @@
 """FlipFlop 5x5 endgame tables: what they cost and what they fix.
 
-Run: ``.venv/bin/python bench/endgame_tables.py [--pieces K] [--positions N] [--seconds S]
-[--game-positions N] [--game-nodes N] [--verify N] [--seed S] [--skip-play]``.
+Run: ``.venv/bin/python studies/endgame-tables/endgame_tables.py [--pieces K] [--positions N]
+[--seconds S] [--game-positions N] [--game-nodes N] [--verify N] [--seed S] [--skip-play]``.
 
 1. **Cost.** Builds the tables of up to ``--pieces`` pieces (default 4, what ``hard`` uses)
    cold, in a fresh cache folder: build time per layer, peak memory of the process (RSS, with
@@ -36,14 +36,19 @@ import os
 import platform
 import random
 import resource
+import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import cast
 
 import numpy as np
 
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import cpu_name
 from flipgames import make
 from flipgames.agents.base import Agent
 from flipgames.agents.endgame import EndgameAgent, action_values

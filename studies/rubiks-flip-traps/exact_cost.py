@@ -2,7 +2,8 @@
 a position's value and every action's (``ExactSearchAgent``'s first step), on positions from
 games of the compiled alpha-beta with some random moves.
 
-Run: ``.venv/bin/python bench/exact_cost.py [--tile 7] [--positions 6] [--seed 0]``.
+Run: ``.venv/bin/python studies/rubiks-flip-traps/exact_cost.py [--tile 7] [--positions 6]
+[--seed 0]``.
 
 It shows where the exact phase can start within *hard*'s 0.9 s a move: a first player meets
 the eighth tile, a second player the seventh, then the ninth. docs/ai.md quotes a run.
@@ -14,9 +15,14 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import cpu_name
 from flipgames import make
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent

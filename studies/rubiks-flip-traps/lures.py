@@ -1,6 +1,6 @@
 """How well Rubik's Flip ``hard``'s trap figures predict OpenSpiel's MCTSBot's real mistakes.
 
-Run: ``.venv/bin/python bench/bench_lures.py [--games 20] [--ply 10] [--sims 4918]
+Run: ``.venv/bin/python studies/rubiks-flip-traps/lures.py [--games 20] [--ply 10] [--sims 4918]
 [--answers 4] [--seed 31] [--seconds 0.9]`` (OpenSpiel is an optional dependency:
 ``pip install -e '.[bench]'``).
 
@@ -26,10 +26,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
-from bench_ai import MCTSBotAgent, new_hard
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import new_hard
+from _openspiel import MCTSBotAgent
 from flipgames import make
 from flipgames.agents.exact import ExactSearchAgent, LureProbe
 from flipgames.core.game import Game, State

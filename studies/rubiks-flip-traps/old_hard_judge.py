@@ -1,11 +1,12 @@
 """How many of Rubik's Flip ``hard``'s trap moves the frozen old *hard* really falls for.
 
-Run: ``.venv/bin/python bench/old_hard_judge.py [--positions 5] [--seat 1] [--ply 9]
-[--seed 911] [--seconds 0.9]``.
+Run: ``.venv/bin/python studies/rubiks-flip-traps/old_hard_judge.py [--positions 5]
+[--seat 1] [--ply 9] [--seed 911] [--seconds 0.9]``.
 
-1. Plays ``hard`` (seat ``--seat``) against the old *hard* (``bench/baseline_hard.py``), both
-   ``--seconds`` CPU s a move, until ``hard`` is to move at ``--ply`` tiles in a drawn
-   position its exact search solved; ``--positions`` such positions, from new games.
+1. Plays ``hard`` (seat ``--seat``) against the old *hard* (``baseline_hard`` in
+   ``bench/_common.py``), both ``--seconds`` CPU s a move, until ``hard`` is to move at
+   ``--ply`` tiles in a drawn position its exact search solved; ``--positions`` such positions,
+   from new games.
 2. The judge: for every drawing action, the old *hard* itself searches the position after it
    (``--seconds`` CPU s, as in a match), and the figure is the share of losing replies
    (checked exactly) among the replies its search ranks first (it picks one at random).
@@ -35,16 +36,20 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from baseline_hard import baseline_hard
-from bench_ai import new_hard
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _traps import modelled
+
+from _common import baseline_hard, cpu_name, new_hard
 from flipgames import make
 from flipgames.agents.exact import LURE_DEPTHS, ExactSearchAgent, LureProbe
 from flipgames.agents.kernel_search import kernel_searcher
 from flipgames.agents.search import PROVEN, AlphaBetaAgent
 from flipgames.core.game import Game, State
-from flipgames.core.jit_search import iterative_deepening
+from flipgames.kernels.search import iterative_deepening
 
 #: Bins of the kernel's nodes for a new five-ply search (the finish table).
 BIN = 5_000
@@ -128,18 +133,6 @@ def losing(state: State, hard: ExactSearchAgent) -> tuple[int, int]:
             value is not None and value < 0 for _, _, value in kernel.children(child)
         )
     return lost, at_once
-
-
-def modelled(state: State, hard: ExactSearchAgent, actions: list[int]) -> dict[int, float]:
-    """Each action's searcher-model figure, measured to the end."""
-    figures = {}
-    for action in actions:
-        child = state.apply(action)
-        probe = LureProbe(hard, child, hard.kernel.position(child))
-        figures[action] = probe.searched()
-        while not probe.searched_exactly:
-            figures[action] = probe.searched()
-    return figures
 
 
 def main() -> None:

@@ -1,14 +1,15 @@
 """Could Rubik's Flip ``hard`` steer an earlier tile into richer traps for the old *hard*?
 
-Run: ``.venv/bin/python bench/old_hard_steering.py [--games 3] [--actions 10] [--replies 2]
-[--ply 7] [--seed 502] [--seconds 0.9]``.
+Run: ``.venv/bin/python studies/rubiks-flip-traps/old_hard_steering.py [--games 3] [--actions 10]
+[--replies 2] [--ply 7] [--seed 502] [--seconds 0.9]``.
 
-``bench/old_hard_judge.py`` found that the second player's ninth tile is where the old *hard*
-can be caught, and that choosing the trap there with hindsight scores only about 0.59. This
-asks whether the move before could make the ninth tile richer:
+``old_hard_judge.py`` (beside this study) found that the second player's ninth tile is where
+the old *hard* can be caught, and that choosing the trap there with hindsight scores only
+about 0.59. This asks whether the move before could make the ninth tile richer:
 
-1. Plays ``hard`` against the old *hard* (``bench/baseline_hard.py``), both ``--seconds`` CPU s
-   a move, until ``hard`` is to move at ``--ply`` tiles (default 7: the second player).
+1. Plays ``hard`` against the old *hard* (``baseline_hard`` in ``bench/_common.py``), both
+   ``--seconds`` CPU s a move, until ``hard`` is to move at ``--ply`` tiles (default 7: the
+   second player).
 2. For ``hard``'s own choice there and ``--actions`` other legal actions drawn at random, the
    old *hard* replies (``--seconds`` CPU s, garbage collected first as in a match;
    ``--replies`` times, each with its own random generator for its tie-breaks), and two tiles
@@ -33,14 +34,17 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from baseline_hard import baseline_hard
-from bench_ai import new_hard
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _traps import modelled
+
+from _common import baseline_hard, cpu_name, new_hard
 from flipgames import make
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.core.game import Game, State
-from old_hard_judge import modelled
 
 #: The exact search's budget two tiles on: enough to solve every position there.
 SOLVE_SECONDS = 6.0

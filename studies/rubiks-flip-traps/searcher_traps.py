@@ -1,14 +1,15 @@
 """How many traps for a shallow searcher Rubik's Flip ``hard`` is offered against the old hard.
 
-Run: ``.venv/bin/python bench/searcher_traps.py [--games 12] [--seed 61] [--seconds 0.9]``.
+Run: ``.venv/bin/python studies/rubiks-flip-traps/searcher_traps.py [--games 12] [--seed 61]
+[--seconds 0.9]``.
 
-Plays ``--games`` games of ``hard`` against the frozen old *hard* (``bench/baseline_hard.py``),
-both ``--seconds`` CPU s a move, seats alternating. At each move where ``hard``'s exact search
-answered and the position is a draw, every drawing action gets the short-horizon searcher's
-figure (``LureProbe.searched``: the share of losing replies among those a shallow search with
-the game's evaluation ranks first, each checked exactly), the model of the old *hard*. The
-summary gives, per game, the best figure ``hard`` was offered at any move (the most a game
-could be won by choosing the searcher's traps) and the figure of the action it chose.
+Plays ``--games`` games of ``hard`` against the frozen old *hard* (``baseline_hard`` in
+``bench/_common.py``), both ``--seconds`` CPU s a move, seats alternating. At each move where
+``hard``'s exact search answered and the position is a draw, every drawing action gets the
+short-horizon searcher's figure (``LureProbe.searched``: the share of losing replies among those a
+shallow search with the game's evaluation ranks first, each checked exactly), the model of the old
+*hard*. The summary gives, per game, the best figure ``hard`` was offered at any move (the most a
+game could be won by choosing the searcher's traps) and the figure of the action it chose.
 docs/ai.md quotes a run.
 """
 
@@ -18,11 +19,14 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from baseline_hard import baseline_hard
-from bench_ai import new_hard
-from bench_engines import cpu_name
+# A study is run as a script; what it shares with the benchmarks is in bench/_common.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from _common import baseline_hard, cpu_name, new_hard
 from flipgames import make
 from flipgames.agents.exact import ExactSearchAgent, LureProbe
 from flipgames.core.game import State

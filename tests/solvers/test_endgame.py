@@ -3,7 +3,8 @@ engine, short results confirmed by a plain minimax, the index, the disk cache, a
 converting won endings.
 
 The tables here go up to 3 pieces (225,600 positions, well under a second to build); the
-4-piece layer that ``hard`` uses is built by the same code (bench/endgame_tables.py)."""
+4-piece layer that ``hard`` uses is built by the same code
+(studies/endgame-tables/endgame_tables.py)."""
 
 from __future__ import annotations
 
