@@ -29,6 +29,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from flipgames.core.registry import game_class, game_names
+from flipgames.web import templating
 
 #: Pages, not API: left out of the OpenAPI document as the arcade's other pages are.
 router = APIRouter(include_in_schema=False)
@@ -151,25 +152,23 @@ def _root(request: Request) -> Path:
     return reports
 
 
-def _page(title: str, body: str) -> HTMLResponse:
-    return HTMLResponse(
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)} · flipgames arcade</title>\n"
-        '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">\n'
-        '<link rel="stylesheet" href="/static/app.css">\n'
-        '<link rel="stylesheet" href="/static/lab.css">\n</head>\n'
-        '<body class="lab">\n<header class="site-header">\n'
-        '<a class="brand" href="/"><img src="/static/favicon.svg" alt="" width="30" '
-        'height="30"><span>flip<b>games</b></span></a>\n'
-        f"<h1>{html.escape(title)}</h1>\n"
-        '<nav><a href="/">Lobby</a><a href="/lab">Lab</a></nav>\n</header>\n'
-        f'<main class="lab-page">\n{body}\n</main>\n</body>\n</html>\n'
-    )
+def _page(request: Request, title: str, body: str) -> HTMLResponse:
+    """The arcade's base template around a Lab page's ``body`` (already escaped HTML)."""
+    templates: Path = request.app.state.settings.templates_dir
+    shown = html.escape(title)
+    blocks = {
+        "title": f"{shown} · flipgames arcade",
+        "head": '  <link rel="stylesheet" href="/static/lab.css">',
+        "body_class": "lab",
+        "heading": f"    <h1>{shown}</h1>",
+        "nav": '<a href="/">Lobby</a><a href="/lab">Lab</a>',
+        "content": f'  <main class="lab-page">\n{body}\n  </main>',
+    }
+    return HTMLResponse(templating.render_base(templates, blocks))
 
 
-def _missing(message: str) -> HTMLResponse:
-    response = _page("Not found", f'<p class="lab-card">{html.escape(message)}</p>')
+def _missing(request: Request, message: str) -> HTMLResponse:
+    response = _page(request, "Not found", f'<p class="lab-card">{html.escape(message)}</p>')
     response.status_code = 404
     return response
 
@@ -185,7 +184,7 @@ def lab_index(request: Request) -> HTMLResponse:
             f"--report {html.escape(str(_root(request) / 'flipflop-3x3-easy-medium'))}"
             "</code></pre></section>"
         )
-        return _page("Lab", body)
+        return _page(request, "Lab", body)
     sections = []
     order = {name: number for number, name in enumerate(game_names())}
     groups: dict[str | None, list[StoredReport]] = {}
@@ -206,7 +205,7 @@ def lab_index(request: Request) -> HTMLResponse:
         '<p class="lab-intro">Reports from the designer\'s lab: self-play simulations and '
         "option comparisons (see docs/lab.md).</p>"
     )
-    return _page("Lab", intro + "".join(sections))
+    return _page(request, "Lab", intro + "".join(sections))
 
 
 @router.get("/lab/report/{path:path}")
@@ -217,7 +216,7 @@ def lab_report(request: Request, path: str) -> HTMLResponse:
     folder = safe_path(root, path)
     markdown = _report_file(root, folder, "report.md")
     if folder is None or markdown is None:
-        return _missing("there is no such report")
+        return _missing(request, "there is no such report")
     text = markdown.read_text(encoding="utf-8", errors="replace")
     linked = _IMAGE.sub(lambda m: f"{m.group(1)}/lab/files/{path}/{m.group(2)})", text)
     report = _describe(root.resolve(), folder.resolve())
@@ -226,14 +225,14 @@ def lab_report(request: Request, path: str) -> HTMLResponse:
         f'<a href="/lab/download/{html.escape(path)}" download>Download the HTML report</a></p>'
         f'<article class="lab-card lab-report">{markdown_to_html(linked)}</article>'
     )
-    return _page(report.title, body)
+    return _page(request, report.title, body)
 
 
 @router.get("/lab/files/{path:path}")
 def lab_file(request: Request, path: str) -> Response:
     target = safe_path(_root(request), path)
     if target is None or target.suffix not in _TYPES or not target.is_file():
-        return _missing("there is no such file")
+        return _missing(request, "there is no such file")
     return FileResponse(target, media_type=_TYPES[target.suffix])
 
 
@@ -243,5 +242,5 @@ def lab_download(request: Request, path: str) -> Response:
     folder = safe_path(root, path)
     page = _report_file(root, folder, "index.html")
     if folder is None or page is None:
-        return _missing("there is no such report")
+        return _missing(request, "there is no such report")
     return FileResponse(page, media_type="text/html", filename=folder.name + ".html")

@@ -1,7 +1,8 @@
 """HTTP and WebSocket routes: parse, call the match service, answer, broadcast. No rules here.
 
-The API is described in docs/web-api.md; pages are the files under ``templates/`` served as
-they are (their scripts read the match id and token from the address).
+The API is described in docs/web-api.md; pages are the files under ``templates/``, each filled
+into the one base template (``web/templating.py``) and otherwise served as they are (their
+scripts read the match id and token from the address).
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, WebSocket
@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import game_names
-from flipgames.web import clocks, errors, schemas
+from flipgames.web import clocks, errors, schemas, templating
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
@@ -518,9 +518,8 @@ async def _tell_other_processes(websocket: WebSocket, match_id: str) -> None:
 
 def _page(request: Request, name: str) -> HTMLResponse:
     settings: Settings = request.app.state.settings
-    path: Path = settings.templates_dir / name
     try:
-        return HTMLResponse(path.read_text(encoding="utf-8"))
+        return HTMLResponse(templating.render(settings.templates_dir, name))
     except FileNotFoundError:
         return _missing(f"the page {name} is not installed")
 
