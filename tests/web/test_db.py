@@ -29,7 +29,7 @@ from flipgames.web.db import (
     metadata,
     migrate,
 )
-from flipgames.web.service import LiveMatches, MatchService, Played, StaleRevision
+from flipgames.web.matches import LiveMatches, MatchService, Played, StaleRevision
 from flipgames.web.settings import Settings
 
 # PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
@@ -220,7 +220,7 @@ def test_a_match_that_no_longer_replays_is_an_internal_error_and_logged(
             connection.execute(update(actions).values(action="c3-c1"))
             # As any writer does (see matches.revision): the server's live copy is now old.
             connection.execute(update(matches).values(revision=matches.c.revision + 1))
-        with caplog.at_level(logging.ERROR, logger="flipgames.web.service"):
+        with caplog.at_level(logging.ERROR, logger="flipgames.web.matches.live"):
             response = client.get(f"/api/matches/{match_id}")
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "internal"

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.web.app import create_app
+from flipgames.web.matches import Viewer
 from flipgames.web.schemas import View
-from flipgames.web.service import Viewer
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Snapshot
 

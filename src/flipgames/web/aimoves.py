@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from flipgames.core.errors import FlipgamesError
 from flipgames.web import engines
 from flipgames.web.aipool import AiError, AiJob, AiPool
-from flipgames.web.service import MatchService
+from flipgames.web.matches import MatchService
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,8 @@ from flipgames.web.fanout import listen, listen_url
 from flipgames.web.lifeline import die_with_parent
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
+from flipgames.web.matches import LiveMatches, MatchService
 from flipgames.web.presence import Presence
-from flipgames.web.service import LiveMatches, MatchService
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
 

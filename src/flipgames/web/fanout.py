@@ -3,7 +3,7 @@
 Several server processes (``flipgames serve --workers N``, or several hosts) may share one
 PostgreSQL database; the players of one match may then be connected to different processes.
 Every write to a match announces it in the same transaction (``pg_notify`` on
-:data:`~flipgames.web.service.CHANNEL`, payload ``origin:match_id``, sent on commit). Each
+:data:`~flipgames.web.matches.CHANNEL`, payload ``origin:match_id``, sent on commit). Each
 process listens on its own connection and, for a change made elsewhere, broadcasts the match
 to its own sockets (their views are read from the database, whose revision tells the live
 cache it is old). SQLite is one process: nothing to listen to.
@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.engine import make_url
 
 from flipgames.web.db import normalise_url
-from flipgames.web.service import CHANNEL
+from flipgames.web.matches import CHANNEL
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from flipgames.web.aimoves import AiMoves
 from flipgames.web.db import DatabaseBusy
 from flipgames.web.errors import ApiError, CorruptMatchError
 from flipgames.web.limits import RateLimit
+from flipgames.web.matches import Loaded, MatchService, computer_to_move
 from flipgames.web.presence import Presence
-from flipgames.web.service import Loaded, MatchService, computer_to_move
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub, Snapshot
 
@@ -155,6 +155,7 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 title=game.title,
                 board=manifest.board,
                 pitch=manifest.pitch,
+                art=manifest.art,
                 players=list(game.player_names),
                 has_chance=game.has_chance,
                 options=options,

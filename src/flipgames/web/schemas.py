@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
@@ -66,6 +75,26 @@ class CreateMatch(_Request):
     clock: ClockRequest | None = Field(
         default=None, description="online matches: a time control (null: no clocks)"
     )
+
+    @model_validator(mode="after")
+    def _fits_mode(self) -> CreateMatch:
+        """Refuse what the mode has no use for (what needs the game is checked on creation:
+        the seat, the level, the options). The message is the whole error's (no prefix)."""
+        if self.level is not None and self.mode != "ai":
+            message = f"a level is for matches against the computer (mode ai), not {self.mode} ones"
+        elif self.mode == "online" and self.seed is not None:
+            message = (
+                "an online match cannot be given a seed: its creator could foresee every "
+                "chance outcome (tiles, spinners)"
+            )
+        elif self.clock is not None and self.mode != "online":
+            message = (
+                "clocks are for online matches between two people (the computer takes no "
+                "time, and one screen has one player to move)"
+            )
+        else:
+            return self
+        raise PydanticCustomError("bad_request", message)
 
 
 class ActionRequest(_Request):

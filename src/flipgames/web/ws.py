@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from flipgames.web.matches import Viewer
 from flipgames.web.schemas import View
-from flipgames.web.service import Viewer
 
 log = logging.getLogger(__name__)
 
