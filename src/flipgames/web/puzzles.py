@@ -146,9 +146,15 @@ def check(found: Puzzle, action: str) -> dict[str, Any]:
 
 @router.get("/api/puzzles")
 def list_puzzle_games() -> list[dict[str, str]]:
-    """The games with puzzles, in order."""
+    """The games with puzzles, in order, with the lobby's picture of each."""
     return [
-        {"name": name, "title": make(name).title, "kind": _label(name)} for name in PUZZLE_GAMES
+        {
+            "name": name,
+            "title": make(name).title,
+            "kind": _label(name),
+            "art": manifest_for(name).art,
+        }
+        for name in PUZZLE_GAMES
     ]
 
 

@@ -143,6 +143,7 @@ class GameInfo(BaseModel):
     title: str
     board: str = Field(description="the board module that draws it: /static/boards/{board}.js")
     pitch: str = Field(description="the lobby's one-paragraph pitch")
+    art: str = Field(description="the lobby's small picture: static SVG markup (art-* classes)")
     players: list[str]
     has_chance: bool
     options: list[OptionInfo]

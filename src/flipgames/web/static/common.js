@@ -1,30 +1,5 @@
-// What the pages share: game art, the board module for a game, the players card,
+// What the pages share: the board module for a game, the players card,
 // the move list, result wording, toasts and the "my games" list kept in this browser.
-
-/** A small picture per game for cards and dialogs (static SVG markup, no user data). */
-export const ART = {
-  flipflop: `<svg viewBox="0 0 120 80"><rect x="4" y="4" width="112" height="72" rx="10" class="art-board"/>
-    <circle cx="40" cy="40" r="22" class="art-white"/><path d="M40 24v32M24 40h32" class="art-mark-dark"/>
-    <circle cx="80" cy="40" r="22" class="art-black"/><path d="M69 29l22 22M91 29L69 51" class="art-mark-light"/></svg>`,
-  "flipflop-3x3": `<svg viewBox="0 0 120 80"><rect x="30" y="4" width="72" height="72" rx="8" class="art-board"/>
-    <path d="M54 4v72M78 4v72M30 28h72M30 52h72" class="art-grid"/>
-    <circle cx="42" cy="64" r="9" class="art-white"/><circle cx="66" cy="64" r="9" class="art-white"/><circle cx="90" cy="64" r="9" class="art-white"/>
-    <circle cx="42" cy="16" r="9" class="art-black"/><circle cx="66" cy="16" r="9" class="art-black"/><circle cx="90" cy="16" r="9" class="art-black"/></svg>`,
-  flipfour: `<svg viewBox="0 0 120 80"><rect x="4" y="4" width="112" height="72" rx="10" class="art-board"/>
-    <circle cx="22" cy="60" r="11" class="art-white"/><circle cx="46" cy="48" r="11" class="art-white"/>
-    <circle cx="70" cy="36" r="11" class="art-white"/><circle cx="94" cy="24" r="11" class="art-white"/>
-    <path d="M16 66l84-48" class="art-line"/></svg>`,
-  "rubiks-flip": `<svg viewBox="0 0 120 80"><rect x="20" y="6" width="32" height="32" rx="5" class="art-red"/>
-    <rect x="56" y="6" width="32" height="32" rx="5" class="art-yellow"/><rect x="20" y="42" width="32" height="32" rx="5" class="art-blue"/>
-    <rect x="56" y="42" width="32" height="32" rx="5" class="art-whitetile"/><rect x="92" y="24" width="20" height="32" rx="4" class="art-red" transform="skewY(-12) translate(0 22)"/></svg>`,
-  "flip-switch": `<svg viewBox="0 0 120 80"><rect x="6" y="18" width="34" height="34" rx="6" class="art-tile"/>
-    <path d="M23 46c-10-7-12-13-8-17 3-3 7-2 8 2 1-4 5-5 8-2 4 4 2 10-8 17z" class="art-heart"/>
-    <rect x="43" y="18" width="34" height="34" rx="6" class="art-back"/><path d="M60 24l11 11-11 11-11-11z" class="art-back-mark"/>
-    <rect x="80" y="18" width="34" height="34" rx="6" class="art-tile"/><polygon points="97,22 100,31 109,31 102,37 105,46 97,40 89,46 92,37 85,31 94,31" class="art-star"/></svg>`,
-  "checkered-flag": `<svg viewBox="0 0 120 80"><path d="M30 10v64" class="art-pole"/>
-    <g transform="translate(32 10)"><rect width="64" height="40" class="art-flag"/>
-    <path d="M0 0h10v10H0zM20 0h10v10H20zM40 0h10v10H40zM10 10h10v10H10zM30 10h10v10H30zM50 10h10v10H50zM0 20h10v10H0zM20 20h10v10H20zM40 20h10v10H40zM10 30h10v10H10zM30 30h10v10H30zM50 30h10v10H50z" class="art-checks"/></g></svg>`,
-};
 
 /** The board module named by a view's or a game's `board` (both FlipFlop sizes share one). */
 export function loadBoard(board) {

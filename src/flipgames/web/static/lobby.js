@@ -3,7 +3,7 @@
 // as GET /api/games describes them; and the matches this browser has played.
 
 import { api } from "./api.js";
-import { ART, cap, myMatches, outcomeText, rememberMatch } from "./common.js";
+import { cap, myMatches, outcomeText, rememberMatch } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
 let games = [];
@@ -13,7 +13,7 @@ function card(game) {
   const item = document.createElement("article");
   item.className = "game-card";
   item.dataset.game = game.name;
-  item.innerHTML = `<div class="card-art" aria-hidden="true">${ART[game.name] || ""}</div>
+  item.innerHTML = `<div class="card-art" aria-hidden="true">${game.art}</div>
     <div class="card-body"><h2></h2><p class="pitch"></p><p class="tags"></p></div>
     <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play">Play<span class="sr-only"></span></button></div>`;
   item.querySelector("h2").textContent = game.title;
@@ -76,7 +76,7 @@ function openDialog(game) {
   chosen = game;
   $("new-game-title").textContent = game.title;
   $("new-game-pitch").textContent = game.pitch;
-  $("new-game-art").innerHTML = ART[game.name] || "";
+  $("new-game-art").innerHTML = game.art;
   $("new-game-rules").href = `/rules/${encodeURIComponent(game.name)}`;
   $("new-game-error").textContent = "";
   $("new-game-status").hidden = true;

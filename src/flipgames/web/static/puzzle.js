@@ -3,7 +3,7 @@
 // server checks the answer with the exact solver; nothing here knows the answer before that.
 
 import { ApiError } from "./api.js";
-import { ART, cap, loadBoard } from "./common.js";
+import { cap, loadBoard } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
 const GAMES = ["flipflop-3x3", "rubiks-flip", "checkered-flag"];
@@ -123,13 +123,13 @@ function why(best) {
   return `${best.action} is the only move that wins: ${player} wins in ${plural(puzzle.moves, "move")} whatever the other side does.`;
 }
 
-/** Before the puzzle arrives (a new one is a solver search): the game's picture where the
- * board will be, and what is happening, so the page is never blank. */
+/** Before the puzzle arrives (a new one is a solver search): what is happening, so the page
+ * is never blank; the game's picture joins it where the board will be once the list of games
+ * (which carries it) arrives. */
 function showWaiting() {
   const waiting = document.createElement("div");
   waiting.className = "board-waiting";
   waiting.setAttribute("aria-hidden", "true");
-  waiting.innerHTML = ART[game] || "";
   $("board").replaceChildren(waiting);
   $("question").textContent = `Setting up puzzle ${number}: the exact solver is checking the position…`;
   $("puzzle-number").textContent = `Puzzle ${number}`;
@@ -145,7 +145,11 @@ async function start() {
     const tab = document.createElement("a");
     tab.href = `/puzzles/${encodeURIComponent(entry.name)}`;
     tab.textContent = entry.title;
-    if (entry.name === game) tab.setAttribute("aria-current", "page");
+    if (entry.name === game) {
+      tab.setAttribute("aria-current", "page");
+      const waiting = $("board").querySelector(".board-waiting");
+      if (waiting) waiting.innerHTML = entry.art;
+    }
     tabs.append(tab);
   }
   try {

@@ -2,7 +2,6 @@
 // tabs for the other games and a button to start one.
 
 import { api, matchIdFromPath } from "./api.js";
-import { ART } from "./common.js";
 
 const name = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -67,10 +66,10 @@ async function start() {
     document.title = `${rules.title} rules · flipgames arcade`;
     const header = document.createElement("header");
     header.className = "rules-header";
-    header.innerHTML = `<div class="card-art">${ART[rules.name] || ""}</div><div><h2></h2><p class="muted"></p>` +
+    const info = games.find((game) => game.name === rules.name);
+    header.innerHTML = `<div class="card-art">${info ? info.art : ""}</div><div><h2></h2><p class="muted"></p>` +
       `<a class="button primary"></a></div>`;
     header.querySelector("h2").textContent = rules.title;
-    const info = games.find((game) => game.name === rules.name);
     header.querySelector("p").textContent = info ? info.pitch : "";
     header.querySelector("a").textContent = `Play ${rules.title}`;
     header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
