@@ -19,9 +19,10 @@ without its no-passing spaces, and without both) :func:`study_track` gives:
 * ``against``: the exact probability that a perfect player beats each fixed gear policy
   (always 1st, up to 2nd, up to 3rd) with the fair spin start: the value of skill.
 
-``python -m flipgames.lab.checkered [DIR]`` prints the table of docs/lab/checkered-flag.md and
-writes the policy figure ``checkered-flag-policy.png`` into DIR (default ``docs/lab``);
-matplotlib (the ``report`` extra) is imported only for the figure.
+``python studies/checkered-flag/checkered_flag_study.py [DIR]`` prints the table of
+docs/lab/checkered-flag.md and writes the policy figure ``checkered-flag-policy.png`` into DIR
+(default ``docs/lab``); matplotlib (the ``report`` extra) is imported only for the figure.
+``tests/lab/test_checkered_study.py`` checks it against independent computations.
 
 >>> study = study_track("short", fixed_policies=False)
 >>> study.track, round(float(study.starter_win), 4), sum(study.gear_share[8]) in (0, 1)
@@ -30,6 +31,7 @@ matplotlib (the ``report`` extra) is imported only for the figure.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -246,8 +248,9 @@ def policy_figure(studies: list[TrackStudy]) -> Figure:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the Markdown table and write the policy figure (see the module docstring)."""
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0] if args else "docs/lab")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?", default="docs/lab", help="where the figure goes")
+    folder = Path(parser.parse_args(argv).folder)
     studies = [study_track(track) for track in TRACKS]
     print(table(studies))
     for study in studies:

@@ -5,14 +5,25 @@ probabilities forwards instead), and properties any exact answer must have."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from flipgames import make
 from flipgames.core.game import State
-from flipgames.lab.checkered import policy_figure, study_track, table
 from flipgames.solvers import catalog
+
+# The study is a script under studies/, not part of the package: load it from its file.
+_PATH = Path(__file__).resolve().parents[2] / "studies/checkered-flag/checkered_flag_study.py"
+_SPEC = importlib.util.spec_from_file_location("checkered_flag_study", _PATH)
+assert _SPEC is not None and _SPEC.loader is not None
+study = importlib.util.module_from_spec(_SPEC)
+sys.modules[_SPEC.name] = study  # dataclasses look their module up there
+_SPEC.loader.exec_module(study)
+policy_figure, study_track, table = study.policy_figure, study.study_track, study.table
 
 
 def expectimax(state: State, memo: dict[object, Fraction]) -> Fraction:
