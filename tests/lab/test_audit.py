@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from flipgames import make
+from flipgames import Termination, make
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import TERMINAL, Game, State, repetition_count
 from flipgames.core.options import Option
@@ -114,6 +114,15 @@ class LadderState(State):
 
     def key(self) -> tuple[int, int, int]:
         return (self.n, self.player, int(self.resigned))
+
+    def end_reason(self) -> Termination | None:
+        # Reaching 3 is the toy's finish line, and a resignation hands it to the opponent:
+        # the audit asks only whether the player to move was stuck (the jump to 4).
+        if self.current_player != TERMINAL:
+            return None
+        if not (self.n >= 3 or self.resigned):
+            return Termination.REPETITION
+        return Termination.NO_LEGAL_MOVE if self.n == 4 else Termination.FINISH_LINE
 
     def status_text(self) -> str:
         if self.current_player != TERMINAL:

@@ -1,5 +1,6 @@
 """The game protocol: knows no game; every game and algorithm builds on it."""
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import (
     FlipgamesError,
     IllegalActionError,
@@ -38,6 +39,7 @@ __all__ = [
     "OptionError",
     "RecordError",
     "State",
+    "Termination",
     "UnknownGameError",
     "dumps_record",
     "game_class",

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import (
     CHANCE,
@@ -59,6 +60,9 @@ def check_state(state: State) -> None:
     _check(player in (CHANCE, TERMINAL) or 0 <= player < game.num_players, "bad player", state)
     _check(list(legal) == sorted(set(legal)), "legal actions not sorted and unique", state)
     _check((len(legal) == 0) == state.is_terminal(), "no legal action iff terminal", state)
+    reason = state.end_reason()
+    ended = isinstance(reason, Termination) if state.is_terminal() else reason is None
+    _check(ended, f"end_reason is a Termination iff terminal (got {reason!r})", state)
     returns = state.returns()
     _check(len(returns) == game.num_players, "returns has one entry per player", state)
     _check(sum(returns) == 0, "returns are zero-sum", state)

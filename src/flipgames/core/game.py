@@ -42,6 +42,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, NotationError, RecordError, quote
 from flipgames.core.options import FrozenOptions, Option, resolve_options
 
@@ -295,6 +296,10 @@ class State(ABC):
     @abstractmethod
     def returns(self) -> tuple[int, ...]:
         """Per player: +1 win, -1 loss, 0 draw or not over. Always sums to zero."""
+
+    def end_reason(self) -> Termination | None:
+        """Why the rules ended the game (a :class:`Termination`); None while it goes on."""
+        raise _missing(self, "end_reason")
 
     def evaluate(self, player: int) -> float:
         """A heuristic estimate in [-1, 1] of ``returns()[player]`` for search at a depth

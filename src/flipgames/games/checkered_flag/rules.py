@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option, options_for_players
@@ -321,6 +322,10 @@ class CheckeredFlagState(State):
         if phase == CHOOSE:
             return self._pos[1]
         return TERMINAL if phase == OVER else CHANCE
+
+    def end_reason(self) -> Termination | None:
+        """``FINISH_LINE`` once a car has crossed it (the race's only ending), else None."""
+        return Termination.FINISH_LINE if self._pos[0] == OVER else None
 
     def status_text(self) -> str:
         """One line saying what happens next (or who won), in words: the web page draws the

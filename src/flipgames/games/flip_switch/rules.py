@@ -27,6 +27,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
 from flipgames.core.options import Option, options_for_players
@@ -332,6 +333,7 @@ class FlipSwitchState(State):
         "_results",
         "_reason",
         "_rev",
+        "_ending",
     )
 
     game: FlipSwitch
@@ -367,6 +369,9 @@ class FlipSwitchState(State):
         #: Reversible plies (switches, passes) since the last flip, score or round start: only
         #: positions that far back can repeat this one.
         self._rev = rev
+        #: How the rules ended the last round, set on the state that ends the match (the
+        #: words above stay for people; this is for code).
+        self._ending: Termination | None = None
 
     @classmethod
     def round_start(
@@ -531,7 +536,9 @@ class FlipSwitchState(State):
                 won = " and ".join(
                     game.layout.shapes[k] for k, o in enumerate(owners) if o == mover
                 )
-                return self._end_round(tiles, owners, mover, f"won with {won}", action)
+                return self._end_round(
+                    tiles, owners, mover, (Termination.LINES_MADE, f"won with {won}"), action
+                )
         # A flip or a score can never be undone, so only switches and passes since the last
         # one can lead back to this position.
         reversible = self._pending < 0 and not scored
@@ -555,11 +562,10 @@ class FlipSwitchState(State):
         if not legal:
             name = game.player_names[1 - mover]
             how = f"drawn: {name} had no legal action"
-            return self._end_round(tiles, owners, DRAWN, how, action)
+            return self._end_round(tiles, owners, DRAWN, (Termination.NO_LEGAL_MOVE, how), action)
         if reversible and child._occurs_three_times():
-            return self._end_round(
-                tiles, owners, DRAWN, "drawn: a position occurred for the third time", action
-            )
+            how = "drawn: a position occurred for the third time"
+            return self._end_round(tiles, owners, DRAWN, (Termination.REPETITION, how), action)
         return child
 
     def _limit_reached(
@@ -570,10 +576,10 @@ class FlipSwitchState(State):
         limit = self.game.switch_limit
         if mine == theirs:
             how = f"drawn: {limit} turns in a row without a flip or a score, shapes level"
-            return self._end_round(tiles, owners, DRAWN, how, action)
+            return self._end_round(tiles, owners, DRAWN, (Termination.MOVE_LIMIT, how), action)
         winner = 0 if mine > theirs else 1
         how = f"won on the switch limit ({limit} turns without a flip or a score) with more shapes"
-        return self._end_round(tiles, owners, winner, how, action)
+        return self._end_round(tiles, owners, winner, (Termination.MOVE_LIMIT, how), action)
 
     def _occurs_three_times(self) -> bool:
         # Within the reversible stretch the side to move alternates every ply, so only every
@@ -593,19 +599,23 @@ class FlipSwitchState(State):
         tiles: tuple[int, ...],
         owners: tuple[int, ...],
         winner: int,
-        how: str,
+        ending: tuple[Termination, str],
         action: int,
     ) -> FlipSwitchState:
+        """The round is over, ``ending`` says how (as data, and in words for people)."""
         game = self.game
+        termination, how = ending
         results = (*self._results, winner)
         who = "" if winner == DRAWN else f": {game.player_names[winner]}"
         reason = f"round {len(results)}{who} {how}"
         if len(results) < game.rounds:
             return FlipSwitchState.round_start(game, results, reason, self, action)
         # The match is over: keep the final board on show.
-        return FlipSwitchState(
+        final = FlipSwitchState(
             game, tiles, owners, NO_SWITCH, self._mover, -1, results, reason, 0, self, action
         )
+        final._ending = termination
+        return final
 
     # --- notation ---------------------------------------------------------------------------
 
@@ -683,6 +693,14 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         """Shapes credited, the acting player's scoring chance and rounds won: see
         :mod:`.heuristics`."""
         return heuristics.evaluate(self, player)
+
+    def end_reason(self) -> Termination | None:
+        """How the match ended: a match of several rounds is decided by the rounds won
+        (``ROUNDS_PLAYED``); a single round says how it ended (``LINES_MADE``,
+        ``NO_LEGAL_MOVE``, ``REPETITION`` or ``MOVE_LIMIT``). None while it goes on."""
+        if not self.is_terminal():
+            return None
+        return Termination.ROUNDS_PLAYED if self.game.rounds > 1 else self._ending
 
     def _round_wins(self) -> tuple[int, int]:
         return self._results.count(0), self._results.count(1)

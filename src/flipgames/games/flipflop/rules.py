@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.grid import grid
@@ -545,18 +546,29 @@ class FlipFlopState(State):
             if (owner := self._owner(sq)) is not None
         }
 
+    def end_reason(self) -> Termination | None:
+        """``REPETITION`` (a draw), or why the side to move lost: ``NO_PIECES``,
+        ``CHECKMATE`` or ``NO_LEGAL_MOVE``; None while the game goes on."""
+        if self.legal_actions():
+            return None
+        if self._occurrences >= 3:
+            return Termination.REPETITION
+        if not (self._white if self._side == WHITE else self._black):
+            return Termination.NO_PIECES
+        return Termination.CHECKMATE if self.in_check else Termination.NO_LEGAL_MOVE
+
     def status_text(self) -> str:
         """The state of play in words: whose turn and check, or how the game ended."""
         size, side = self._board.size, self._side
         name, goal = COLOUR_NAMES[side], square_name(self._board.goal[side], size)
-        if not self.legal_actions():
-            if self._occurrences >= 3:
-                return "Draw: the same position occurred for the third time"
+        reason = self.end_reason()
+        if reason is not None:
             winner = COLOUR_NAMES[1 - side]
-            mine = self._white if side == WHITE else self._black
-            if not mine:
+            if reason == Termination.REPETITION:
+                return "Draw: the same position occurred for the third time"
+            if reason == Termination.NO_PIECES:
                 return f"{winner} wins: {name} has no pieces left"
-            if self.in_check:
+            if reason == Termination.CHECKMATE:
                 return f"{winner} wins: {name} is checkmated (cannot capture on {goal})"
             return f"{winner} wins: {name} has no legal move"
         text = f"{name} to move"

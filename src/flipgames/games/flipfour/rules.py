@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, cast
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.games.flipfour import heuristics
@@ -228,14 +229,15 @@ class FlipFourState(State):
             return 1 - self._player
         return None
 
-    def end_reason(self) -> str | None:
-        """``"four in a row"``, ``"no legal move"``, ``"third repetition"``, or None."""
+    def end_reason(self) -> Termination | None:
+        """``FOUR_IN_A_ROW``, ``NO_LEGAL_MOVE``, ``REPETITION``, or None while the game goes
+        on."""
         if self._four:
-            return "four in a row"
+            return Termination.FOUR_IN_A_ROW
         if not self._actions():
-            return "no legal move"
+            return Termination.NO_LEGAL_MOVE
         if self.occurrences() >= 3:
-            return "third repetition"
+            return Termination.REPETITION
         return None
 
     def occurrences(self) -> int:
@@ -454,10 +456,10 @@ class FlipFourState(State):
         mover = PLAYER_NAMES[self._player]
         if reason is None:
             return f"{mover} to move"
-        if reason == "third repetition":
+        if reason == Termination.REPETITION:
             return "Draw: the same position for the third time"
         winner = PLAYER_NAMES[1 - self._player]
-        if reason == "no legal move":
+        if reason == Termination.NO_LEGAL_MOVE:
             return f"{winner} wins: {mover} has no legal move"
         line = " ".join(SQUARE_NAMES[s] for s in self.winning_line())
         return f"{winner} wins: four in a row {line}"

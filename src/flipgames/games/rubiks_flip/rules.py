@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
+from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, quote
 from flipgames.core.game import JSON, TERMINAL, Game, State
 from flipgames.core.options import Option, options_for_players
@@ -304,6 +305,12 @@ class RubiksFlipState(State):
             return ()
         flap = self._rules.flap
         return tuple(format_flip(source, target, flap) for _, source, target in self._flips())
+
+    def end_reason(self) -> Termination | None:
+        """``LOCKED_ROW`` (a win), ``BOARD_FULL`` (a draw), or None while the game goes on."""
+        if self._winner != NO_WINNER:
+            return Termination.LOCKED_ROW
+        return Termination.BOARD_FULL if self._player == TERMINAL else None
 
     def status_text(self) -> str:
         """One line saying whose turn it is and what they must do, or how the game ended."""
