@@ -51,6 +51,9 @@ class Terminal:
     def __init__(self, *argv: str, env: dict[str, str] | None = None) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: become the command (stdin, stdout, stderr are the terminal)
+            # Ctrl-C must reach the command whoever started the tests: a shell's background
+            # job ignores SIGINT, the command would inherit that and ignore the key.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.execvpe(
                 sys.executable,
                 [sys.executable, "-m", "flipgames", *argv],

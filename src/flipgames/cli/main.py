@@ -284,39 +284,35 @@ def _port(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="flipgames", description="Play, solve and analyse flip games.")
-    parser.add_argument("--version", action="version", version=f"flipgames {__version__}")
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+def _game_command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    """A subcommand about one game: its GAME argument and repeatable rule options."""
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(game_names()))
+    p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a rule option")
+    return p
+
+
+def _force(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="run even when the estimate says it takes longer than "
+        f"{LIMIT_SECONDS / 60:.0f} minutes",
     )
 
-    def game_command(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("game", metavar="GAME", help="one of: " + ", ".join(game_names()))
-        p.add_argument(
-            "--option", "-o", action="append", metavar="NAME=VALUE", help="a rule option"
-        )
-        return p
 
-    def force(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "--force",
-            action="store_true",
-            help="run even when the estimate says it takes longer than "
-            f"{LIMIT_SECONDS / 60:.0f} minutes",
-        )
-
+def _add_play_commands(sub: Any) -> None:
+    """list, rules, play and replay."""
     help_text = "list the games with their kinds and options"
     p: argparse.ArgumentParser = sub.add_parser("list", help=help_text, description=help_text)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=cmd_list)
 
-    game_command("rules", "print a game's rules with our rulings and options").set_defaults(
+    _game_command(sub, "rules", "print a game's rules with our rulings and options").set_defaults(
         run=cmd_rules
     )
 
-    p = game_command("play", "play a game in the terminal")
+    p = _game_command(sub, "play", "play a game in the terminal")
     p.add_argument(
         "--vs",
         default="human",
@@ -338,15 +334,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a record written by play --save (JSON)")
     p.set_defaults(run=cmd_replay)
 
-    p = game_command("perft", "count legal action sequences (deterministic games)")
+
+def _add_perft_and_solve(sub: Any) -> None:
+    """perft and solve."""
+    p = _game_command(sub, "perft", "count legal action sequences (deterministic games)")
     p.add_argument("depth", metavar="DEPTH", type=_count(1), help="plies to count, 1 or more")
     p.add_argument("--moves", help='actions to play first, e.g. "a1-a2 a3-b3"')
     p.add_argument("--json", action="store_true", help='print {"game", "counts"}')
     p.add_argument("--divide", action="store_true", help="perft(DEPTH-1) under each action")
-    force(p)
+    _force(p)
     p.set_defaults(run=cmd_perft)
 
-    p = game_command(
+    p = _game_command(
+        sub,
         "solve",
         "solve a game exactly from the start (cached on disk); Flip Switch: one round "
         "(rounds=1) unless -o rounds=N is given",
@@ -378,7 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=lambda a: cmd_solve(a, _game(a, single_round=True)))
 
-    p = game_command(
+
+def _add_analysis_commands(sub: Any) -> None:
+    """analyze, arena, puzzle, simulate, compare and audit."""
+    p = _game_command(
+        sub,
         "analyze",
         "value of every legal action in a position: exact where the game is solved, else a "
         "search; Flip Switch: one round (rounds=1) unless -o rounds=N is given",
@@ -392,14 +396,14 @@ def build_parser() -> argparse.ArgumentParser:
         "this depth instead of using the exact solution",
     )
     p.add_argument("--seed", type=int, default=0, help="seed for the search's tie-breaks")
-    force(p)
+    _force(p)
     p.set_defaults(
         run=lambda a: cmd_analyze(
             a, _apply_moves(_game(a, single_round=True).new_initial_state(), a.moves)
         )
     )
 
-    p = game_command("arena", "play two levels against each other, alternating seats")
+    p = _game_command(sub, "arena", "play two levels against each other, alternating seats")
     seat = "a level, or engine:CMD for a program speaking docs/engine-protocol.md"
     p.add_argument("--a", default="hard", metavar="LEVEL", help=f"agent A: {seat} (default hard)")
     p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
@@ -409,14 +413,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
-    add_puzzle_command(game_command, _game, _count)
-    p = game_command("simulate", "seeded self-play of two levels, measured (docs/lab.md)")
+    add_puzzle_command(lambda name, text: _game_command(sub, name, text), _game, _count)
+    p = _game_command(sub, "simulate", "seeded self-play of two levels, measured (docs/lab.md)")
     add_simulate_arguments(p, _count(1))
     p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))
-    p = game_command("compare", "rule options side by side: solved or self-play (docs/lab.md)")
+    p = _game_command(
+        sub, "compare", "rule options side by side: solved or self-play (docs/lab.md)"
+    )
     add_compare_arguments(p, _count(1))
     add_audit_command(sub, lambda a: _game(a, single_round=True))
 
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``flipgames`` command line: every subcommand, in the order ``--help`` lists them."""
+    parser = _Parser(prog="flipgames", description="Play, solve and analyse flip games.")
+    parser.add_argument("--version", action="version", version=f"flipgames {__version__}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
+    _add_play_commands(sub)
+    _add_perft_and_solve(sub)
+    _add_analysis_commands(sub)
     add_serve_command(sub, port_type=_port)
     add_bench_command(sub)
     add_engine_command(sub)
