@@ -155,9 +155,15 @@ def test_bad_arguments_are_refused_before_any_game() -> None:
 
 
 def test_ctrl_c_during_a_merge_waits_for_the_merge() -> None:
-    finished = []
-    with pytest.raises(KeyboardInterrupt), _interrupt_after():
-        os.kill(os.getpid(), signal.SIGINT)
-        finished.append(True)  # reached: the interrupt waits for the block's end
-    assert finished == [True]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # Python's own Ctrl-C handler, whoever started the tests: a shell's background job ignores
+    # SIGINT, and a Python started that way never installs the handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        finished = []
+        with pytest.raises(KeyboardInterrupt), _interrupt_after():
+            os.kill(os.getpid(), signal.SIGINT)
+            finished.append(True)  # reached: the interrupt waits for the block's end
+        assert finished == [True]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
