@@ -56,7 +56,7 @@ class ClockView(BaseModel):
 
 
 class CreateMatch(_Request):
-    game: str = Field(max_length=64, examples=["flipflop-3x3"])
+    game: str = Field(max_length=64, description="a game name from GET /api/games")
     options: dict[str, OptionValue] = Field(default_factory=dict, max_length=32)
     mode: Mode = "ai"
     level: str | None = Field(default=None, max_length=32, description="AI level (mode ai)")

@@ -6,10 +6,11 @@ import { ApiError } from "./api.js";
 import { cap, loadBoard } from "./common.js";
 
 const $ = (selector) => document.getElementById(selector);
-const GAMES = ["flipflop-3x3", "rubiks-flip", "checkered-flag"];
 
 const parts = location.pathname.split("/").filter(Boolean);
-const game = parts.length > 1 ? decodeURIComponent(parts[1]) : GAMES[0];
+// /puzzles alone shows the first game the server lists (GET /api/puzzles): the page knows no
+// game by name.
+let game = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
 const asked = Number(new URLSearchParams(location.search).get("n"));
 const number = Number.isInteger(asked) && asked >= 1 ? asked : 1;
 
@@ -38,7 +39,7 @@ async function request(method, path, body) {
   return data;
 }
 
-const base = `/api/puzzles/${encodeURIComponent(game)}/${number}`;
+let base = null;
 
 function draw(interactive) {
   board.update(view, { interactive, analysis: null, fresh: [], reverse: false });
@@ -137,8 +138,11 @@ function showWaiting() {
 
 async function start() {
   showWaiting();
-  // Both at once: the list of games is quick, the puzzle may need a search.
+  // Both at once where the path names the game: the list of games is quick, the puzzle may
+  // need a search (on /puzzles alone the list comes first, since it names the game).
   const listed = request("GET", "/api/puzzles").catch(() => []);
+  if (game === null) game = (await listed).map((entry) => entry.name)[0] || "";
+  base = `/api/puzzles/${encodeURIComponent(game)}/${number}`;
   const asked = request("GET", base);
   const tabs = $("puzzle-tabs");
   for (const entry of await listed) {
