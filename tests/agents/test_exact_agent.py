@@ -26,8 +26,8 @@ from flipgames.agents.kernel_search import (
     kernel_searcher,
 )
 from flipgames.core.game import Game, State
-from flipgames.core.jit_search import Searcher
 from flipgames.games.rubiks_flip.rules import RubiksFlipState
+from flipgames.kernels.search import Searcher
 from flipgames.solvers.alphabeta import prove
 
 
@@ -403,7 +403,7 @@ def test_a_forgetting_searcher_searches_as_a_new_one() -> None:
     search starts empty: after ``forget`` a search visits the same nodes and scores the same
     as a new searcher's, whatever was searched before (with the table kept, searching a
     position again is cheaper)."""
-    from flipgames.core.jit_search import iterative_deepening
+    from flipgames.kernels.search import iterative_deepening
 
     game = make("rubiks-flip")
     reused = kernel_searcher(game, 16)

@@ -20,7 +20,7 @@ from flipgames.agents.kernel_search import (
 )
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.core.game import Game, State
-from flipgames.core.jit_search import MAX_PLY, WIN
+from flipgames.kernels.search import MAX_PLY, WIN
 from flipgames.solvers.retrograde import RetrogradeSolution, solve
 
 pytestmark = pytest.mark.skipif(

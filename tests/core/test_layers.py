@@ -1,5 +1,8 @@
 """The layering rules, checked on the source (AST scan, no imports run):
 
+- the inner layers import inward only: ``core`` (the protocol) imports nothing else of
+  flipgames, ``kernels`` (the compiled machinery games share) imports only ``core``, and a
+  game imports only ``core``, ``kernels`` and itself (docs/architecture.md draws the picture);
 - inside a game package imports are one-way: the rules import the helpers (heuristics,
   render, notation, board, tensor, kernels), and a helper imports the rules only for typing
   (under ``if TYPE_CHECKING:``), so no helper can pull in the rules or form a cycle;
@@ -44,6 +47,45 @@ def runtime_imports(tree: ast.Module, package: str) -> Iterator[tuple[int, str]]
             yield from visit(child)
 
     yield from visit(tree)
+
+
+def all_imports(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """(line, module) of every absolute import, at run time, lazy or for typing alike."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.lineno, node.module
+
+
+#: What each inner layer may import of flipgames (its own package included).
+INWARD = {"core": {"core"}, "kernels": {"core", "kernels"}, "games": {"core", "kernels", "games"}}
+
+
+def test_the_inner_layers_import_inward_only():
+    violations = []
+    for layer, allowed in INWARD.items():
+        for module in sorted((SRC / layer).rglob("*.py")):
+            for line, name in all_imports(ast.parse(module.read_text())):
+                parts = name.split(".")
+                if parts[0] == "flipgames" and len(parts) > 1 and parts[1] not in allowed:
+                    violations.append(f"{module.relative_to(SRC)}:{line} imports {name}")
+    assert not violations, "imports pointing outward:\n" + "\n".join(violations)
+
+
+def test_the_games_build_on_the_kernels_package():
+    # The rule above has something to allow: the games' kernels import the shared machinery,
+    # and the machinery no longer lives in core.
+    users = [
+        module
+        for module in (SRC / "games").rglob("*kernel.py")
+        if any(
+            name.startswith("flipgames.kernels")
+            for _, name in all_imports(ast.parse(module.read_text()))
+        )
+    ]
+    assert len(users) >= 10, users
+    assert not list((SRC / "core").glob("jit*.py"))
 
 
 def test_game_helpers_import_the_rules_only_for_typing():

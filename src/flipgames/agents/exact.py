@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.game import Game, State
-    from flipgames.core.jit_search import KernelSearchResult, Searcher
+    from flipgames.kernels.search import KernelSearchResult, Searcher
 
 #: Exact-search nodes per second assumed before one is measured (well below the kernel's).
 FIRST_RATE = 1_000_000
@@ -566,7 +566,7 @@ def _new_search(
     """The searcher model's search of ``state`` to ``depth`` (odd depths), from an empty table
     as an opponent's own search would start (its nodes and choices do not depend on earlier
     searches)."""
-    from flipgames.core.jit_search import iterative_deepening
+    from flipgames.kernels.search import iterative_deepening
 
     searcher.forget()
     return iterative_deepening(searcher, state, rng, depth, max_nodes=max_nodes, depth_step=2)

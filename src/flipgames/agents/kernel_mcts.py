@@ -2,7 +2,7 @@
 algorithm (UCT, uniformly random rollouts to the end or ``rollout_limit`` plies, the same
 exploration constant, the most visited action) with every iteration in machine code.
 
-Which games have one is the kernel's business (:mod:`flipgames.core.jit_mcts`): FlipFlop
+Which games have one is the kernel's business (:mod:`flipgames.kernels.mcts`): FlipFlop
 (5x5 and 3x3), FlipFour, Rubik's Flip, Checkered Flag (whose spins are chance nodes, as in the
 reference) and Flip Switch (whose flips are chance nodes drawn from the tiles not yet seen, as
 in the reference: a face-down tile has no shape until then; the whole match of ``rounds`` is
@@ -35,7 +35,7 @@ from flipgames.core.kernel import kernel_for
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
-    from flipgames.core.jit_mcts import KernelMCTS, RootStats
+    from flipgames.kernels.mcts import KernelMCTS, RootStats
 
 
 class NoKernelMCTSError(FlipgamesError, ValueError):
@@ -47,7 +47,7 @@ def kernel_mcts(game: Game) -> KernelMCTS | None:
     kernel = kernel_for(game)
     if kernel is None:
         return None
-    from flipgames.core.jit_mcts import MCTSKernel
+    from flipgames.kernels.mcts import MCTSKernel
 
     if not isinstance(kernel, MCTSKernel):
         return None
@@ -59,7 +59,7 @@ def has_kernel_mcts(game: Game) -> bool:
     kernel = kernel_for(game)
     if kernel is None:
         return False
-    from flipgames.core.jit_mcts import MCTSKernel
+    from flipgames.kernels.mcts import MCTSKernel
 
     return isinstance(kernel, MCTSKernel)
 

@@ -1,7 +1,7 @@
 """Alpha-beta on a game's compiled kernel: the ``hard`` level where a game has one.
 
 :class:`KernelAlphaBetaAgent` runs the game's compiled search
-(:mod:`flipgames.core.jit_search`; per game e.g. :mod:`flipgames.games.flipflop.search_kernel`)
+(:mod:`flipgames.kernels.search`; per game e.g. :mod:`flipgames.games.flipflop.search_kernel`)
 by iterative deepening. Budgets: ``max_nodes`` (reproducible: a seeded agent plays the same
 moves on any machine, which is what tests use) and ``seconds`` (for play: wall-clock, or CPU
 time with ``clock=time.process_time``); the first to run out ends the search and the last
@@ -33,7 +33,7 @@ from flipgames.core.kernel import kernel_for
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
-    from flipgames.core.jit_search import KernelSearchResult, Searcher
+    from flipgames.kernels.search import KernelSearchResult, Searcher
 
 
 class NoKernelSearchError(FlipgamesError, ValueError):
@@ -45,7 +45,7 @@ def has_kernel_search(game: Game) -> bool:
     kernel = kernel_for(game)
     if kernel is None:
         return False
-    from flipgames.core.jit_search import SearchableKernel
+    from flipgames.kernels.search import SearchableKernel
 
     return isinstance(kernel, SearchableKernel)
 
@@ -56,7 +56,7 @@ def kernel_searcher(game: Game, table_bits: int = 20) -> Searcher | None:
     kernel = kernel_for(game)
     if kernel is None:
         return None
-    from flipgames.core.jit_search import SearchableKernel
+    from flipgames.kernels.search import SearchableKernel
 
     if not isinstance(kernel, SearchableKernel):
         return None
@@ -96,7 +96,7 @@ class KernelAlphaBetaAgent(Agent):
     def search(self, state: State, only: Collection[int] | None = None) -> KernelSearchResult:
         """Search ``state`` within the budgets (among the root actions in ``only`` if given);
         the chosen action and every searched root action's score."""
-        from flipgames.core.jit_search import iterative_deepening
+        from flipgames.kernels.search import iterative_deepening
 
         return iterative_deepening(
             self.searcher,

@@ -3,7 +3,7 @@
 ``make(game, num_envs, seed=None, opponent="random")`` returns a
 :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly random
 opponent. One ``step`` is one call into the game's compiled batch function (see
-:mod:`flipgames.core.jit_vector`): for every environment the agent's action, the opponent's
+:mod:`flipgames.kernels.vector`): for every environment the agent's action, the opponent's
 reply, the observation tensor and the legal-action mask, with no Python per environment.
 Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
 FlipFour, Rubik's Flip and Checkered Flag (every option set; Checkered Flag's spins are drawn

@@ -1,6 +1,6 @@
 """Building a :class:`~flipgames.core.kernel.PositionGraph` layer by layer with numpy alone.
 
-The twin of :func:`flipgames.core.graphs.build_graph` (same ``expand`` contract, same node
+The twin of :func:`flipgames.kernels.graphs.build_graph` (same ``expand`` contract, same node
 numbers: breadth first, each key numbered when first seen) for a game whose expansion is
 written in numpy: that one keeps its key index in a compiled hash table, and loading numba
 and its machine code costs more than a small game's whole enumeration. Here the index is a
@@ -58,7 +58,7 @@ def build_graph(
     symmetries: int = 1,
 ) -> PositionGraph:
     """Every position reachable from ``root``, breadth first; node ``i`` is the ``i``-th key
-    seen (as :func:`flipgames.core.graphs.build_graph` numbers them)."""
+    seen (as :func:`flipgames.kernels.graphs.build_graph` numbers them)."""
     known = np.array([root], np.int64)  # the keys seen, sorted
     known_ids = np.zeros(1, np.int64)  # their node numbers
     frontier = known.copy()

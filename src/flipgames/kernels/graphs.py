@@ -29,9 +29,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from flipgames.core.batch_graphs import Expansion
 from flipgames.core.kernel import PositionGraph
 from flipgames.core.progress import Progress, silent
+from flipgames.kernels.batch_graphs import Expansion
 
 __all__ = ["Expansion", "build_graph"]
 

@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -1,16 +1,16 @@
 """Exact draws for compiled kernels: chance outcomes with exactly their probabilities.
 
-:func:`flipgames.core.jit.below` maps 32 random bits onto ``[0, n)`` by multiply-shift, which
+:func:`flipgames.kernels.jit.below` maps 32 random bits onto ``[0, n)`` by multiply-shift, which
 is off by up to ``n / 2**32`` for an ``n`` that does not divide ``2**32``: fine for choosing
 a playout's move, not for a chance outcome that must have *exactly* its probability. These
 draw the 32 bits and reject the top ``2**32 mod n`` values, so every integer in ``[0, n)`` is
 equally likely, then walk integer weights: an outcome of weight ``w`` out of a total ``t`` comes
 up with probability exactly ``w / t`` (given uniform bits). Kernels call them with a generator
-state from :func:`flipgames.core.jit.seeded`, as the reference engines call
+state from :func:`flipgames.kernels.jit.seeded`, as the reference engines call
 :func:`flipgames.core.game.sample_chance`: no game package draws anything itself.
 
 >>> import numpy as np
->>> from flipgames.core.jit import seeded
+>>> from flipgames.kernels.jit import seeded
 >>> rng = seeded(3)
 >>> draws = [weighted(rng, np.array([1, 2, 0, 1]), 4) for _ in range(4000)]
 >>> counts = np.bincount(draws, minlength=4).tolist()
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from flipgames.core.jit import below
+from flipgames.kernels.jit import below
 
 _BITS = 1 << 32
 

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
+from flipgames.kernels.jit import jit
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

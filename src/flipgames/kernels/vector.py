@@ -16,7 +16,7 @@ Per environment the batch keeps a row of ``meta`` (the columns below), the game'
 a row of ``board``, its legal actions in a row of ``moves``, its positions since the last
 irreversible action in ``history`` (indexed from that action, so it only needs to be as long as
 the longest quiet stretch; :meth:`EnvBatch.step` doubles it when an environment could run out,
-never beyond the length cap) and a generator state in ``rng`` (the :mod:`flipgames.core.jit`
+never beyond the length cap) and a generator state in ``rng`` (the :mod:`flipgames.kernels.jit`
 xorshift64*, seeded per environment).
 
 Episodes end as in :class:`flipgames.envs.gymnasium.FlipgamesEnv`: the game's result (reward
@@ -25,7 +25,7 @@ is left as it was), or the length cap (``truncated``). The next step of an ended
 resets it and ignores its action (Gymnasium's *next-step* autoreset).
 
 >>> rng = seed_batch(np.array([5, 6, 5], dtype=np.uint64))
->>> from flipgames.core.jit import seeded
+>>> from flipgames.kernels.jit import seeded
 >>> bool(rng[0] == rng[2] != rng[1]), bool(rng[0] == seeded(5)[0])
 (True, True)
 """
@@ -37,8 +37,8 @@ from abc import ABC, abstractmethod
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import FILTER_WORDS, _splitmix64, jit
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.kernels.jit import FILTER_WORDS, _splitmix64, jit
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -72,7 +72,7 @@ RANDOM_SEAT = -1
 
 @jit
 def seed_batch(seeds: U64) -> U64:
-    """One generator state per seed, equal to :func:`flipgames.core.jit.seeded`'s."""
+    """One generator state per seed, equal to :func:`flipgames.kernels.jit.seeded`'s."""
     rng = np.empty(len(seeds), dtype=np.uint64)
     for e in range(len(seeds)):
         state = _splitmix64(seeds[e])
@@ -156,7 +156,7 @@ def begin_episode(meta: I64, seen: I64, rng: U64, e: int, seat: int) -> None:
 
 @jit
 def draw(rng: U64, e: int, n: int) -> int:
-    """An integer in ``[0, n)`` from ``e``'s generator (as :func:`flipgames.core.jit.below`)."""
+    """An integer in ``[0, n)`` from ``e``'s generator (as :func:`flipgames.kernels.jit.below`)."""
     x = rng[e]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)

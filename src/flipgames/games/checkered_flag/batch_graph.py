@@ -4,8 +4,9 @@ time: what the exact solver takes, because it needs no compiled code.
 The compiled kernel (:mod:`.kernel`) enumerates the same graph in numba, but loading numba and
 the kernel's machine code costs a process about a second, several times the whole solve.
 This module expands a layer with array operations over the kernel's tables and key layout
-(see there): the same keys, the same node numbers (:func:`flipgames.core.batch_graphs.build_graph`
-numbers them as the kernel's builder does), the same edges in the same order with the same
+(see there): the same keys, the same node numbers
+(:func:`flipgames.kernels.batch_graphs.build_graph` numbers them as the kernel's builder does),
+the same edges in the same order with the same
 integer weights (outcomes reaching one position are one edge, weights added, kept where the
 first of them was). ``tests/checkered_flag/test_batch_graph.py`` checks it against the
 kernel for several option sets.
@@ -25,11 +26,11 @@ from typing import TYPE_CHECKING, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.batch_graphs import Expansion, build_graph
 from flipgames.core.game import CHANCE, TERMINAL
 from flipgames.core.kernel import PositionGraph
 from flipgames.core.progress import Progress, silent
 from flipgames.games.checkered_flag.notation import C2, CHOOSE, OVER, SPIN, START, N
+from flipgames.kernels.batch_graphs import Expansion, build_graph
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

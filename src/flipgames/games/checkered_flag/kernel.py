@@ -37,11 +37,8 @@ from numba import njit
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL
-from flipgames.core.graphs import Expansion, build_graph
-from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
-from flipgames.core.sampling import uniform, weighted
 from flipgames.games.checkered_flag.batch_graph import (
     DISTANCE_BITS,
     DISTANCE_MASK,
@@ -52,6 +49,9 @@ from flipgames.games.checkered_flag.batch_graph import (
     RaceTables,
 )
 from flipgames.games.checkered_flag.notation import CHOOSE, OVER, SPIN, START
+from flipgames.kernels.graphs import Expansion, build_graph
+from flipgames.kernels.jit import seeded
+from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -1,7 +1,7 @@
 """Checkered Flag's compiled MCTS (every option set): the reference MCTS's algorithm over the
 kernel, chance nodes included.
 
-Iterations run in machine code over :mod:`flipgames.core.jit_mcts`'s tree, with
+Iterations run in machine code over :mod:`flipgames.kernels.mcts`'s tree, with
 :mod:`.kernel`'s ``options`` and ``step``. As in the reference, a spin is a chance node whose
 children are the outcomes drawn so far: each pass draws an outcome with its exact probability
 (the kernel's integer weights), goes on to its child, or adds it and plays the rollout from
@@ -27,8 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import CHANCE
-from flipgames.core.jit import jit
-from flipgames.core.jit_mcts import (
+from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.checkered_flag.batch_graph import MOVER_SHIFT
+from flipgames.games.checkered_flag.heuristics import TURNS_SCALE, solo_turns
+from flipgames.games.checkered_flag.kernel import options, step, unpack
+from flipgames.games.checkered_flag.notation import C3, CHOOSE, OVER, SPIN, START
+from flipgames.kernels.jit import jit
+from flipgames.kernels.mcts import (
     KernelMCTS,
     TreeArrays,
     add_node,
@@ -40,12 +45,7 @@ from flipgames.core.jit_mcts import (
     select,
     untried,
 )
-from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.core.sampling import uniform, weighted
-from flipgames.games.checkered_flag.batch_graph import MOVER_SHIFT
-from flipgames.games.checkered_flag.heuristics import TURNS_SCALE, solo_turns
-from flipgames.games.checkered_flag.kernel import options, step, unpack
-from flipgames.games.checkered_flag.notation import C3, CHOOSE, OVER, SPIN, START
+from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

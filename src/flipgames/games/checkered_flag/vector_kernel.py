@@ -3,12 +3,12 @@
 
 Per environment: the agent's gear choice (checked against the legal actions), then every
 chance outcome (the start spin, each spin, drawn with its exact probability from the
-environment's generator, as :func:`flipgames.core.sampling.weighted` draws them) and the
+environment's generator, as :func:`flipgames.kernels.sampling.weighted` draws them) and the
 opponent's uniformly random choices until the agent is to choose again, then the observation
 vector of :mod:`.tensor` and the legal-action mask, all in machine code over
 :mod:`.kernel`'s ``options`` and ``advance``. Nothing is hidden in Checkered Flag, so the
 outcomes drawn are reported (``replies``). The bookkeeping (seats, episode ends, next-step
-autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -25,8 +25,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_vector import (
+from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.checkered_flag.kernel import advance, options, pack, unpack
+from flipgames.games.checkered_flag.notation import CHOOSE, OVER
+from flipgames.kernels.jit import jit
+from flipgames.kernels.sampling import weighted
+from flipgames.kernels.vector import (
     COUNT,
     DONE,
     NMOVES,
@@ -46,10 +50,6 @@ from flipgames.core.jit_vector import (
     settle,
     write_mask,
 )
-from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.core.sampling import weighted
-from flipgames.games.checkered_flag.kernel import advance, options, pack, unpack
-from flipgames.games.checkered_flag.notation import CHOOSE, OVER
 
 if TYPE_CHECKING:
     from flipgames.games.checkered_flag.kernel import CheckeredFlagKernel

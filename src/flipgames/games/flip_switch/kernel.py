@@ -47,12 +47,12 @@ from numba import njit
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import CHANCE, TERMINAL
-from flipgames.core.graphs import Expansion, build_graph
-from flipgames.core.jit import seeded
 from flipgames.core.kernel import PlayoutBatch, PositionGraph
 from flipgames.core.progress import Progress, silent
-from flipgames.core.sampling import uniform, weighted
 from flipgames.games.flip_switch.notation import FACE_DOWN, NO_SWITCH, UNCLAIMED, orthogonal_pairs
+from flipgames.kernels.graphs import Expansion, build_graph
+from flipgames.kernels.jit import seeded
+from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -38,21 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import CHANCE
-from flipgames.core.jit import jit
-from flipgames.core.jit_mcts import (
-    KernelMCTS,
-    TreeArrays,
-    add_node,
-    attach,
-    backup,
-    expandable,
-    first_return,
-    room,
-    select,
-    untried,
-)
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.core.sampling import uniform, weighted
 from flipgames.games.flip_switch.heuristics import CHANCE as CHANCE_WEIGHT
 from flipgames.games.flip_switch.heuristics import ROUND, SHAPE
 from flipgames.games.flip_switch.kernel import (
@@ -73,6 +59,20 @@ from flipgames.games.flip_switch.kernel import (
     legal_actions,
     unpack,
 )
+from flipgames.kernels.jit import jit
+from flipgames.kernels.mcts import (
+    KernelMCTS,
+    TreeArrays,
+    add_node,
+    attach,
+    backup,
+    expandable,
+    first_return,
+    room,
+    select,
+    untried,
+)
+from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

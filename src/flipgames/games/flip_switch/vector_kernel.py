@@ -13,7 +13,7 @@ reported (``replies``). A match plays ``rounds`` rounds (player 1 starts odd rou
 even ones) and is scored by rounds won, as in the reference; the repetition rule (a position
 occurring for the third time within a stretch of switches and passes draws the round) is
 kept per environment in ``history``. The bookkeeping (seats, episode ends, next-step
-autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -30,8 +30,25 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_vector import (
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.flip_switch.kernel import (
+    MAX_ACTIONS,
+    MOVER_SHIFT,
+    OUTCOME_BASE,
+    OVER_DRAWN,
+    OVER_SHIFT,
+    SHAPES,
+    SQUARES,
+    SWITCH_BASE,
+    _step,
+    chance_weights,
+    legal_actions,
+    pack,
+    unpack,
+)
+from flipgames.kernels.jit import jit
+from flipgames.kernels.sampling import weighted
+from flipgames.kernels.vector import (
     COUNT,
     DONE,
     NMOVES,
@@ -50,23 +67,6 @@ from flipgames.core.jit_vector import (
     record_reply,
     settle,
     write_mask,
-)
-from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.core.sampling import weighted
-from flipgames.games.flip_switch.kernel import (
-    MAX_ACTIONS,
-    MOVER_SHIFT,
-    OUTCOME_BASE,
-    OVER_DRAWN,
-    OVER_SHIFT,
-    SHAPES,
-    SQUARES,
-    SWITCH_BASE,
-    _step,
-    chance_weights,
-    legal_actions,
-    pack,
-    unpack,
 )
 
 if TYPE_CHECKING:

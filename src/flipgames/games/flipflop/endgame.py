@@ -59,9 +59,9 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.endgame import EndgameValue
-from flipgames.core.jit import grow, jit
 from flipgames.core.progress import Progress, silent
 from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.kernels.jit import grow, jit
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -34,15 +34,6 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
-from flipgames.core.jit import (
-    FILTER_WORDS,
-    below,
-    grow,
-    jit,
-    occurrences,
-    seeded,
-    store_playout,
-)
 from flipgames.core.kernel import (
     DRAWN,
     FIRST_WINS,
@@ -55,6 +46,15 @@ from flipgames.core.kernel import (
 from flipgames.core.progress import Progress, silent
 from flipgames.games.flipflop.batch_graph import board_tables
 from flipgames.games.flipflop.geometry import Geometry
+from flipgames.kernels.jit import (
+    FILTER_WORDS,
+    below,
+    grow,
+    jit,
+    occurrences,
+    seeded,
+    store_playout,
+)
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -1,6 +1,6 @@
 """FlipFlop's compiled MCTS (both sizes): the reference MCTS's algorithm over the kernel.
 
-Iterations run in machine code over :mod:`flipgames.core.jit_mcts`'s tree, with
+Iterations run in machine code over :mod:`flipgames.kernels.mcts`'s tree, with
 :mod:`.kernel`'s move generator and apply; a rollout that reaches its ply limit is scored by
 :mod:`.search_kernel`'s port of :mod:`.heuristics` (``tanh`` of its value, as
 ``State.evaluate``). Repetition follows the rules: the third occurrence of a position since
@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import below, jit, occurrences
-from flipgames.core.jit_mcts import (
+from flipgames.core.kernel import ONGOING
+from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
+from flipgames.games.flipflop.search_kernel import evaluate
+from flipgames.kernels.jit import below, jit, occurrences
+from flipgames.kernels.mcts import (
     KernelMCTS,
     TreeArrays,
     add_node,
@@ -38,9 +41,6 @@ from flipgames.core.jit_mcts import (
     select,
     untried,
 )
-from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
-from flipgames.games.flipflop.search_kernel import evaluate
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -1,7 +1,7 @@
 """FlipFlop's compiled alpha-beta (both sizes): the search behind the kernel's ``hard``.
 
 Negamax alpha-beta with principal-variation windows over the kernel's bitboards
-(:mod:`.kernel`), a transposition table (:mod:`flipgames.core.jit_search`), move ordering (the
+(:mod:`.kernel`), a transposition table (:mod:`flipgames.kernels.search`), move ordering (the
 table's move, captures, two killer moves per ply, the history heuristic) and a one-ply check
 extension: at the horizon a side in check is searched one ply more (it has only the captures
 on its goal, or none: mate), so a mate in one is never mistaken for a quiet position.
@@ -16,7 +16,7 @@ graph-history approximation.
 
 >>> import random
 >>> from flipgames import make
->>> from flipgames.core.jit_search import iterative_deepening
+>>> from flipgames.kernels.search import iterative_deepening
 >>> game = make("flipflop-3x3")
 >>> searcher = game.kernel().searcher()
 >>> result = iterative_deepening(searcher, game.new_initial_state(), random.Random(1), 20)
@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_search import (
+from flipgames.games.flipflop import heuristics
+from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.kernels.jit import jit
+from flipgames.kernels.search import (
     INFINITE,
     MAX_PLY,
     WIN,
@@ -45,8 +47,6 @@ from flipgames.core.jit_search import (
     tt_probe,
     tt_record,
 )
-from flipgames.games.flipflop import heuristics
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -62,7 +62,7 @@ _ATTACKER = round(1000 * heuristics.ATTACKER)
 _GUARD = round(1000 * heuristics.GUARD)
 _TEMPO = round(1000 * heuristics.TEMPO)
 
-#: Captures are ordered between the table's move and the killers (core.jit_search's bonuses).
+#: Captures are ordered between the table's move and the killers (kernels.search's bonuses).
 _CAPTURE = 1 << 50
 
 

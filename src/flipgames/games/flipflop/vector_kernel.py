@@ -4,7 +4,7 @@ stepped in one call, for :mod:`flipgames.envs.vector`.
 Per environment: the agent's action (checked against the legal actions), the opponent's
 uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
 mask, all in machine code over :mod:`.kernel`'s move generator and apply. The bookkeeping
-(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -24,8 +24,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit, occurrences
-from flipgames.core.jit_vector import (
+from flipgames.core.kernel import ONGOING
+from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
+from flipgames.games.flipflop.tensor import PLANES
+from flipgames.kernels.jit import jit, occurrences
+from flipgames.kernels.vector import (
     COUNT,
     DONE,
     NMOVES,
@@ -47,9 +50,6 @@ from flipgames.core.jit_vector import (
     write_bits,
     write_mask,
 )
-from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
-from flipgames.games.flipflop.tensor import PLANES
 
 if TYPE_CHECKING:
     from flipgames.games.flipflop.kernel import FlipFlopKernel

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
 from flipgames.games.flipfour.board import (
     NUM_SQUARES,
@@ -35,6 +34,7 @@ from flipgames.games.flipfour.board import (
     WINDOWS_THROUGH,
 )
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
+from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State

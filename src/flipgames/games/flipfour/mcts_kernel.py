@@ -1,6 +1,6 @@
 """FlipFour's compiled MCTS: the reference MCTS's algorithm over the kernel.
 
-Iterations run in machine code over :mod:`flipgames.core.jit_mcts`'s tree, with
+Iterations run in machine code over :mod:`flipgames.kernels.mcts`'s tree, with
 :mod:`.kernel`'s move generator and apply; a rollout that reaches its ply limit (most random
 FlipFour games do: they are long) is scored by :mod:`.search_kernel`'s port of
 :mod:`.heuristics` (``tanh`` of its value, as ``State.evaluate``). The end of a game follows
@@ -24,8 +24,11 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import below, jit, occurrences
-from flipgames.core.jit_mcts import (
+from flipgames.core.kernel import ONGOING
+from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
+from flipgames.games.flipfour.search_kernel import _WINDOW_WEIGHT, _WINDOWS, evaluate
+from flipgames.kernels.jit import below, jit, occurrences
+from flipgames.kernels.mcts import (
     KernelMCTS,
     TreeArrays,
     add_node,
@@ -39,9 +42,6 @@ from flipgames.core.jit_mcts import (
     select,
     untried,
 )
-from flipgames.core.kernel import ONGOING
-from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
-from flipgames.games.flipfour.search_kernel import _WINDOW_WEIGHT, _WINDOWS, evaluate
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -1,7 +1,7 @@
 """FlipFour's compiled alpha-beta: the search behind the kernel's ``hard``.
 
 Negamax alpha-beta with principal-variation windows over the kernel's bitboards
-(:mod:`.kernel`), a transposition table (:mod:`flipgames.core.jit_search`) and move ordering
+(:mod:`.kernel`), a transposition table (:mod:`flipgames.kernels.search`) and move ordering
 (the table's move, two killer moves per ply, the history heuristic). Positions at the horizon
 get :mod:`.heuristics`'s evaluation (windows and threats) ported into machine code, in
 thousandths and without the ``tanh`` (alpha-beta needs only the order).
@@ -14,7 +14,7 @@ approximation).
 
 >>> import random
 >>> from flipgames import make
->>> from flipgames.core.jit_search import iterative_deepening
+>>> from flipgames.kernels.search import iterative_deepening
 >>> game = make("flipfour")
 >>> state = game.state_from_actions("R@a1 R@e5 R@b1 R@e4 R@c1 R@a5".split())
 >>> result = iterative_deepening(game.kernel().searcher(), state, random.Random(1), 4)
@@ -29,8 +29,12 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_search import (
+from flipgames.games.flipfour import heuristics
+from flipgames.games.flipfour.board import NUM_SQUARES, WINDOWS
+from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate
+from flipgames.games.flipfour.notation import NUM_ACTIONS
+from flipgames.kernels.jit import jit
+from flipgames.kernels.search import (
     INFINITE,
     MAX_PLY,
     WIN,
@@ -43,10 +47,6 @@ from flipgames.core.jit_search import (
     tt_probe,
     tt_record,
 )
-from flipgames.games.flipfour import heuristics
-from flipgames.games.flipfour.board import NUM_SQUARES, WINDOWS
-from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate
-from flipgames.games.flipfour.notation import NUM_ACTIONS
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -3,7 +3,7 @@
 Per environment: the agent's action (checked against the legal actions), the opponent's
 uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
 mask, all in machine code over :mod:`.kernel`'s move generator and apply. The bookkeeping
-(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -18,8 +18,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit, occurrences
-from flipgames.core.jit_vector import (
+from flipgames.core.kernel import ONGOING
+from flipgames.games.flipfour.board import NUM_SQUARES, PIECES_IN_HAND
+from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
+from flipgames.games.flipfour.notation import NUM_ACTIONS
+from flipgames.games.flipfour.tensor import PLANES
+from flipgames.kernels.jit import jit, occurrences
+from flipgames.kernels.vector import (
     COUNT,
     DONE,
     NMOVES,
@@ -41,11 +46,6 @@ from flipgames.core.jit_vector import (
     write_bits,
     write_mask,
 )
-from flipgames.core.kernel import ONGOING
-from flipgames.games.flipfour.board import NUM_SQUARES, PIECES_IN_HAND
-from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
-from flipgames.games.flipfour.notation import NUM_ACTIONS
-from flipgames.games.flipfour.tensor import PLANES
 
 I64 = npt.NDArray[np.int64]
 Tables = tuple[I64, I64, I64, I64, I64, I64]

@@ -1,7 +1,7 @@
 """Rubik's Flip's compiled MCTS (every option set): the reference MCTS's algorithm over the
 kernel.
 
-Iterations run in machine code over :mod:`flipgames.core.jit_mcts`'s tree, with
+Iterations run in machine code over :mod:`flipgames.kernels.mcts`'s tree, with
 :mod:`.kernel`'s move generator and ``play``. Tiles are only ever added, so there is no
 repetition and every random game ends within 16 plies; only a rollout limit below that is
 ever scored by :mod:`.search_kernel`'s port of :mod:`.heuristics` (``tanh`` of its value, as
@@ -23,8 +23,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import below, jit
-from flipgames.core.jit_mcts import (
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.rubiks_flip.kernel import FULL, MAX_ACTIONS, generate, pack, play
+from flipgames.games.rubiks_flip.search_kernel import _ROW_WEIGHT, evaluate
+from flipgames.kernels.jit import below, jit
+from flipgames.kernels.mcts import (
     KernelMCTS,
     TreeArrays,
     add_node,
@@ -37,9 +40,6 @@ from flipgames.core.jit_mcts import (
     select,
     untried,
 )
-from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.games.rubiks_flip.kernel import FULL, MAX_ACTIONS, generate, pack, play
-from flipgames.games.rubiks_flip.search_kernel import _ROW_WEIGHT, evaluate
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

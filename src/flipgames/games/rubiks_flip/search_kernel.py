@@ -2,7 +2,7 @@
 
 Negamax alpha-beta with principal-variation windows over the kernel's packed boards
 (:mod:`.kernel`: ``generate`` and ``play``), a transposition table keyed by the plain position
-(:mod:`flipgames.core.jit_search`), move ordering (the table's move, two killers per ply, the
+(:mod:`flipgames.kernels.search`), move ordering (the table's move, two killers per ply, the
 history heuristic), and :mod:`.heuristics`'s live-row evaluation ported into machine code
 (in thousandths of the difference before ``tanh``). Tiles are only ever added, so there is no
 repetition and a game lasts at most 16 plies: late in a game the search reaches the end and
@@ -11,7 +11,7 @@ but needs far more nodes.)
 
 >>> import random
 >>> from flipgames import make
->>> from flipgames.core.jit_search import iterative_deepening
+>>> from flipgames.kernels.search import iterative_deepening
 >>> game = make("rubiks-flip")
 >>> state = game.new_initial_state()
 >>> result = iterative_deepening(game.kernel().searcher(), state, random.Random(1), 3)
@@ -26,19 +26,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_search import (
-    INFINITE,
-    WIN,
-    TableSearcher,
-    mix,
-    out_of_budget,
-    pick,
-    rank_moves,
-    record_cutoff,
-    tt_probe,
-    tt_record,
-)
 from flipgames.games.rubiks_flip import heuristics
 from flipgames.games.rubiks_flip.kernel import (
     FULL,
@@ -52,6 +39,19 @@ from flipgames.games.rubiks_flip.kernel import (
     spread,
 )
 from flipgames.games.rubiks_flip.notation import FLIP_PARTS, PLACEMENTS
+from flipgames.kernels.jit import jit
+from flipgames.kernels.search import (
+    INFINITE,
+    WIN,
+    TableSearcher,
+    mix,
+    out_of_budget,
+    pick,
+    rank_moves,
+    record_cutoff,
+    tt_probe,
+    tt_record,
+)
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

@@ -5,7 +5,7 @@ Per environment: the agent's action (checked against the legal actions), the opp
 uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
 mask, all in machine code over :mod:`.kernel`'s move generator and ``play``. Every turn places
 a tile, so positions never repeat and a game lasts at most 16 plies. The bookkeeping (seats,
-episode ends, next-step autoreset, seeding) is :mod:`flipgames.core.jit_vector`'s.
+episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -22,8 +22,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.jit import jit
-from flipgames.core.jit_vector import (
+from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.rubiks_flip.kernel import FULL, MAX_ACTIONS, NONE, generate, play, spread
+from flipgames.games.rubiks_flip.tensor import PLANES
+from flipgames.kernels.jit import jit
+from flipgames.kernels.vector import (
     COUNT,
     DONE,
     NMOVES,
@@ -45,9 +48,6 @@ from flipgames.core.jit_vector import (
     write_bits,
     write_mask,
 )
-from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.games.rubiks_flip.kernel import FULL, MAX_ACTIONS, NONE, generate, play, spread
-from flipgames.games.rubiks_flip.tensor import PLANES
 
 if TYPE_CHECKING:
     from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
