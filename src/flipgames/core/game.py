@@ -452,6 +452,12 @@ class State(ABC):
         """The state this one was reached from, or None for an initial state."""
         return self._parent
 
+    @property
+    def action(self) -> int | None:
+        """The action that led from :attr:`parent` to this state, or None for an initial
+        state."""
+        return self._action
+
     def clone(self) -> State:
         """An independent, equal copy (states are immutable; this exists for the protocol)."""
         return copy.copy(self)

@@ -24,76 +24,29 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
-from functools import cache
-from typing import TYPE_CHECKING, ClassVar, Final, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from flipgames.core.ending import Termination
 from flipgames.core.errors import IllegalActionError, OptionError, quote
 from flipgames.core.game import CHANCE, JSON, TERMINAL, Game, State
-from flipgames.core.options import Option, options_for_players
-from flipgames.games.flip_switch import heuristics
+from flipgames.core.options import Option
+from flipgames.games.flip_switch import heuristics, views
+from flipgames.games.flip_switch.board import lines_through
 from flipgames.games.flip_switch.notation import (
     DRAWN,
     FACE_DOWN,
     NO_SWITCH,
-    SHAPE_NAMES,
     UNCLAIMED,
     ActionLayout,
     action_layout,
 )
-from flipgames.games.flip_switch.render import render_state
+from flipgames.games.flip_switch.options import OPTION_SPEC, rules_text
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from flipgames.core.kernel import Kernel
-
-#: The squares of one scoring line (three of them unless the option ``line`` says more).
-Line = tuple[int, ...]
-
-_DIRECTIONS: Final = ((0, 1), (1, 0), (1, 1), (1, -1))  # (rank step, file step)
-
-
-@cache
-def lines_through(size: int, edges_only: bool, length: int = 3) -> tuple[tuple[Line, ...], ...]:
-    """Per square, the scoring lines (``length`` squares in a straight row) that contain it.
-
-    A line is any ``length`` consecutive squares of a row, column or diagonal (``lines=all``);
-    with ``lines=edges`` only those on the four edges and the two corner-to-corner diagonals.
-    On 3x3 that is 8 and 6 lines; on 4x4, 24 and 12 lines of three, 10 and 6 of four.
-
-    >>> [len(set(sum(lines_through(3, e), ()))) for e in (False, True)]
-    [8, 6]
-    >>> lines_through(3, True)[4]  # the centre: only the two diagonals
-    ((0, 4, 8), (2, 4, 6))
-    >>> [len(set(sum(lines_through(4, e, 4), ()))) for e in (False, True)]
-    [10, 6]
-    """
-    last = size - 1
-    found: list[Line] = []
-    for rank in range(size):
-        for file in range(size):
-            for dr, df in _DIRECTIONS:
-                end_rank, end_file = rank + (length - 1) * dr, file + (length - 1) * df
-                if not (0 <= end_rank <= last and 0 <= end_file <= last):
-                    continue
-                cells = [(rank + i * dr, file + i * df) for i in range(length)]
-                if edges_only and not _on_edge_line(cells, dr, df, last):
-                    continue
-                found.append(cast(Line, tuple(r * size + f for r, f in cells)))
-    return tuple(tuple(line for line in found if square in line) for square in range(size * size))
-
-
-def _on_edge_line(cells: list[tuple[int, int]], dr: int, df: int, last: int) -> bool:
-    rank, file = cells[0]
-    if dr == 0:
-        return rank in (0, last)
-    if df == 0:
-        return file in (0, last)
-    if df == 1:
-        return all(r == f for r, f in cells)
-    return all(r + f == last for r, f in cells)
 
 
 class FlipSwitch(Game):
@@ -114,81 +67,7 @@ class FlipSwitch(Game):
     has_chance: ClassVar[bool] = True
     repetition_draws: ClassVar[bool] = True
     game_length_capped: ClassVar[bool] = True
-    option_spec: ClassVar[tuple[Option, ...]] = (
-        Option(
-            "lines",
-            "all",
-            choices=("all", "edges"),
-            help="all rows, columns and diagonals score, or only the four edges and the two "
-            "corner-to-corner diagonals (the rulebook's literal 'entire side').",
-            label="Lines that score",
-            choice_words=("all lines", "edges only"),
-        ),
-        Option(
-            "no_move",
-            "draw",
-            choices=("draw", "pass"),
-            help="what happens when the player to move has no legal action.",
-            label="No legal action",
-            choice_words=("the round is drawn", "the player passes"),
-        ),
-        # The rulebook: "Winner is determined by number of rounds won", so play is a match.
-        # One round (rounds=1) is the game the solver and the perfect level study.
-        Option(
-            "rounds",
-            3,
-            minimum=1,
-            maximum=99,
-            help="rounds in the match; 1 is a single round (the game the solver studies).",
-            label="Number of rounds",
-        ),
-        Option(
-            "size",
-            3,
-            minimum=3,
-            maximum=6,
-            help="squares along each side of the board.",
-            label="Board size",
-        ),
-        Option(
-            "shapes",
-            3,
-            minimum=2,
-            maximum=len(SHAPE_NAMES),
-            help=f"how many shapes ({', '.join(SHAPE_NAMES)}, in that order).",
-            label="Number of shapes",
-        ),
-        Option(
-            "copies", 3, minimum=3, maximum=18, help="tiles per shape.", label="Tiles of each shape"
-        ),
-        Option(
-            "line",
-            3,
-            minimum=3,
-            maximum=6,
-            help="tiles in a scoring line (the rulebook: three; at most the board size).",
-            label="Scoring line length",
-        ),
-        # Candidate fixes for the hole the audit finds (docs/lab/flip-switch.md): with best
-        # play every round goes round in switches until the repetition rule draws it.
-        Option(
-            "must_flip",
-            "no",
-            choices=("no", "yes"),
-            help="with yes, a player must flip while any tile is face down (no switch until "
-            "all are up).",
-            label="Flip first",
-        ),
-        Option(
-            "switch_limit",
-            0,
-            minimum=0,
-            maximum=99,
-            help="0 means no limit; otherwise after that many turns in a row without a flip or "
-            "a score the round ends, won by the player credited with more shapes (equal: drawn).",
-            label="Turn limit",
-        ),
-    )
+    option_spec: ClassVar[tuple[Option, ...]] = OPTION_SPEC
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         super().__init__(options)
@@ -264,57 +143,7 @@ class FlipSwitch(Game):
         return self.layout.notation_help()
 
     def rules_summary(self) -> str:
-        layout = self.layout
-        names = ", ".join(layout.shapes)
-        size = layout.size
-        options = options_for_players(self.option_spec, self.options)
-        return f"""\
-Flip Switch (rulebook: the designer's Thingiverse page; rulings: flipgames RULINGS.md)
-
-Setup: {size * size} tiles, {self.copies} each of {names}, face down on a {size}x{size} grid.
-  Nobody knows a face-down tile: a flip's shape is a chance outcome, each shape with
-  probability proportional to how many of it are still unrevealed (the same as shuffling).
-Turn: either
-  1. flip a face-down tile (notation: its square, e.g. b2), or
-  2. switch two orthogonally adjacent face-up tiles (e.g. a1-a2). A switch may not swap
-     two tiles of the same shape, two nullified shapes (a nullified shape may switch with
-     one that is not), a face-down tile, or the exact switch (same two squares) the opponent
-     made in the immediately preceding turn (your own earlier switches are not restricted).
-Lines: {self.line} tiles in a straight row: {self._lines_text()}.{self._fixes_text()}
-Scoring: when an action makes a line of face-up tiles of one shape that is not yet
-  nullified, the player who acted (for a flip, the flipper) is credited with that shape and
-  it is nullified for both players for the rest of the round. One action can credit two
-  shapes; a flip can score; a nullified shape never scores again that round.
-Round: the first player credited with {self.target} shapes (a majority of {len(layout.shapes)}) \
-wins the round.
-  The round is drawn if the player to move has no legal action (unless the option below
-  says such a player passes) or if a position (tiles, nullified shapes and their owners,
-  last switch, side to move) occurs for the third time. Where the option says so, a player
-  with no legal action must pass (notation: pass); if both players can only pass, the third
-  repetition draws the round.
-Match: {self.rounds} round(s); player 1 starts odd rounds, player 2 even rounds; each round is
-  a fresh face-down grid. Most rounds won wins the match; equal is a draw.
-
-{options}
-"""
-
-    def _fixes_text(self) -> str:
-        """The candidate fixes in force, in words (empty for the published rules)."""
-        text = ""
-        if self.must_flip:
-            text += "\nDuty to flip (must_flip=yes): while any tile is face down, a turn is a flip."
-        if self.switch_limit:
-            text += (
-                f"\nSwitch limit (switch_limit={self.switch_limit}): after "
-                f"{self.switch_limit} turns in a row without a flip or a score the round ends;"
-                "\n  the player credited with more shapes wins it, equal is a draw."
-            )
-        return text
-
-    def _lines_text(self) -> str:
-        if self.options["lines"] == "edges":
-            return "only along the four edges and the two corner-to-corner diagonals"
-        return "any three consecutive squares of a row, column or diagonal"
+        return rules_text(self)
 
 
 class FlipSwitchState(State):
@@ -437,6 +266,11 @@ class FlipSwitchState(State):
     def results(self) -> tuple[int, ...]:
         """Per finished round, the winner or DRAWN."""
         return self._results
+
+    @property
+    def reason(self) -> str:
+        """How the last finished round ended, in words ("" before any has)."""
+        return self._reason
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -642,50 +476,19 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         if action in self.legal_actions():
             return action
         raise IllegalActionError(
-            f"{quote(text)} is not legal here: {self._why_illegal(action)}; "
+            f"{quote(text)} is not legal here: {views.why_illegal(self, action)}; "
             f"legal: {self._legal_text()}"
         )
 
     def _legal_text(self) -> str:
         return " ".join(self.action_to_string(a) for a in self.legal_actions()) or "none"
 
-    def _why_illegal(self, action: int) -> str:
-        layout = self.game.layout
-        if self.is_terminal():
-            return "the match is over"
-        if self._pending >= 0:
-            if action < layout.outcome_base:
-                return (
-                    f"the flip of {layout.squares[self._pending]} is being revealed: name the "
-                    "shape it shows"
-                )
-            shape = layout.shapes[action - layout.outcome_base]
-            return f"no face-down {shape} is left"
-        if action >= layout.outcome_base:
-            return "no flip is being revealed, so no shape can be named"
-        if action < layout.switch_base:
-            return f"{layout.squares[action]} is already face up"
-        if action == layout.pass_id:
-            if not self.game.passing:
-                return "passing needs the option no_move=pass"
-            return "a player may pass only when no other action is legal"
-        pair = action - layout.switch_base
-        i, j = layout.pairs[pair]
-        a, b = self._tiles[i], self._tiles[j]
-        if a == FACE_DOWN or b == FACE_DOWN:
-            return f"{layout.squares[i if a == FACE_DOWN else j]} is face down"
-        if a == b:
-            return f"both tiles are {layout.shapes[a]}s"
-        if pair == self._last:
-            return "the opponent made this exact switch in the immediately preceding turn"
-        return f"{layout.shapes[a]} and {layout.shapes[b]} are both nullified"
-
     # --- outcome ----------------------------------------------------------------------------
 
     def returns(self) -> tuple[int, ...]:
         if not self.is_terminal():
             return (0, 0)
-        wins = self._round_wins()
+        wins = self.round_wins()
         lead = wins[0] - wins[1]
         return (1, -1) if lead > 0 else (-1, 1) if lead < 0 else (0, 0)
 
@@ -702,12 +505,13 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             return None
         return Termination.ROUNDS_PLAYED if self.game.rounds > 1 else self._ending
 
-    def _round_wins(self) -> tuple[int, int]:
+    def round_wins(self) -> tuple[int, int]:
+        """Rounds won so far by each player."""
         return self._results.count(0), self._results.count(1)
 
     # --- views ------------------------------------------------------------------------------
 
-    def _round_number(self) -> int:
+    def round_number(self) -> int:
         """The round being played, or the last one once the match is over (from 1)."""
         return min(len(self._results) + 1, self.game.rounds)
 
@@ -719,7 +523,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
             self._mover,
             self._pending,
             len(self._results),
-            self._round_wins(),
+            self.round_wins(),
             # Turns since the last flip or score matter only where a limit counts them.
             self._rev if self.game.switch_limit else 0,
         )
@@ -737,39 +541,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         >>> board["grid"][0], board["unrevealed"], board["mine"]["shapes"]
         ([None, None, None], {'heart': 3, 'square': 3, 'star': 3}, [])
         """
-        game = self.game
-        layout = game.layout
-        size = layout.size
-        shapes = layout.shapes
-        names: list[str | None] = [None if t == FACE_DOWN else shapes[t] for t in self._tiles]
-        credited = [[shapes[k] for k, o in enumerate(self._owners) if o == p] for p in (0, 1)]
-        wins = self._round_wins()
-        view: JSON = {
-            "size": size,
-            "grid": [names[r * size : (r + 1) * size] for r in range(size)],
-            "shapes": list(shapes),
-            "unrevealed": dict(zip(shapes, self.unrevealed(), strict=True)),
-            "nullified": {shapes[k]: o for k, o in enumerate(self._owners) if o != UNCLAIMED},
-            "credited": credited,
-            "target": game.target,
-            "flipping": None,
-            "banned_switch": None,
-            "round": self._round_number(),
-            "rounds": game.rounds,
-            "round_results": [None if r == DRAWN else r for r in self._results],
-            "round_wins": list(wins),
-            "last_round": self._reason or None,
-            "scoring": self._scoring_lines(),
-            "rounds_played": self._rounds_played(),
-        }
-        if self._pending >= 0:
-            view["flipping"] = {"square": layout.squares[self._pending], "player": self._mover}
-        if self._last != NO_SWITCH and self.current_player >= 0:
-            view["banned_switch"] = layout.to_string(layout.switch_base + self._last)
-        if player is not None:
-            for label, who in (("mine", player), ("theirs", 1 - player)):
-                view[label] = {"player": who, "shapes": credited[who], "round_wins": wins[who]}
-        return view
+        return views.board_view(self, player)
 
     def _action_details(self, action: int) -> JSON:
         """``flip`` (the ``square`` turned over), ``switch`` (``from`` and ``to``, the two
@@ -783,176 +555,10 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         {'id': 22, 'text': 'heart', 'chance': True, 'kind': 'reveal', 'square': 'b2', \
 'shape': 'heart', 'round': 1}
         """
-        layout = self.game.layout
-        details: JSON
-        if action >= layout.outcome_base:
-            details = {
-                "kind": "reveal",
-                "square": layout.squares[self._pending],
-                "shape": layout.shapes[action - layout.outcome_base],
-            }
-        elif action < layout.switch_base:
-            details = {"kind": "flip", "square": layout.squares[action]}
-        elif action == layout.pass_id:
-            details = {"kind": "pass"}
-        else:
-            low, high = layout.pairs[action - layout.switch_base]
-            details = {"kind": "switch", "from": layout.squares[low], "to": layout.squares[high]}
-        return {**details, "round": self._round_number()}
+        return views.action_details(self, action)
 
     def _tensor(self, player: int) -> npt.NDArray[np.float32]:
-        # numpy loads on first use, not with the rules.
-        from flipgames.games.flip_switch import tensor
-
-        game = self.game
-        banned = () if self._last == NO_SWITCH else game.layout.pairs[self._last]
-        return tensor.encode(
-            game.layout.size,
-            self._tiles,
-            self._owners,
-            self._pending,
-            banned,
-            self._round_wins(),
-            game.rounds,
-            self.current_player,
-            player,
-        )
-
-    def _scoring_lines(self) -> list[JSON]:
-        """The lines that credited a shape this round (the last round, once it is over), in
-        the order they scored: ``{"player", "shape", "squares"}``. Read back from the history,
-        so a line later broken up by a switch is still the one that scored.
-
-        >>> from flipgames import make
-        >>> state = make("flip-switch").state_from_actions(
-        ...     ["a1", "heart", "b1", "star", "b2", "heart", "c2", "star", "c3", "heart"]
-        ... )
-        >>> state.observation(None)["board"]["scoring"]
-        [{'player': 0, 'shape': 'heart', 'squares': ['a1', 'b2', 'c3']}]
-        """
-        game = self.game
-        layout = game.layout
-        found: list[JSON] = []
-        node: FlipSwitchState = self
-        # Owners only grow within a round; a round's first state has none.
-        while node._parent is not None and any(o != UNCLAIMED for o in node._owners):
-            parent = cast(FlipSwitchState, node._parent)
-            tiles = node._tiles
-            for shape, owner in enumerate(node._owners):
-                if owner == UNCLAIMED or parent._owners[shape] != UNCLAIMED:
-                    continue
-                lines = {line for per_square in game.lines for line in per_square}
-                for line in sorted(lines):
-                    if all(tiles[square] == shape for square in line):
-                        squares = [layout.squares[square] for square in line]
-                        entry = {"player": owner, "shape": layout.shapes[shape], "squares": squares}
-                        found.append(entry)
-            node = parent
-        found.reverse()
-        return found
-
-    def _turn_tiles(self, action: int) -> tuple[int, ...]:
-        """The tiles right after ``action`` (a reveal, a switch or a pass), before a round it
-        ends gives way to the next round's face-down grid."""
-        layout = self.game.layout
-        tiles = list(self._tiles)
-        if self._pending >= 0:
-            tiles[self._pending] = action - layout.outcome_base
-        elif layout.switch_base <= action < layout.pass_id:
-            i, j = layout.pairs[action - layout.switch_base]
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        return tuple(tiles)
-
-    def _rounds_played(self) -> list[JSON]:
-        """Each finished round: its number, ``winner`` (None for a draw), ``how`` it ended in
-        words (``last_round`` after its "round 1: player 1"), its ``grid`` when it ended (rows
-        as in ``grid``) and the ``scoring`` lines of the shapes credited in it (as
-        :meth:`_scoring_lines`), each ``standing`` if its tiles still show its shape on that
-        grid (a later switch can break up a line that scored).
-
-        >>> from flipgames import make
-        >>> game = make("flip-switch", rounds=2)
-        >>> moves = "c1 heart b2 square a2 star c2 heart c3 heart b1 square b3 square"
-        >>> [first] = game.state_from_actions(moves.split()).observation(None)["board"][
-        ...     "rounds_played"
-        ... ]
-        >>> first["winner"], first["how"]
-        (0, 'won with heart and square')
-        >>> [(line["shape"], line["squares"], line["standing"]) for line in first["scoring"]]
-        [('heart', ['c1', 'c2', 'c3'], True), ('square', ['b1', 'b2', 'b3'], True)]
-        """
-        game = self.game
-        layout = game.layout
-        size = layout.size
-        shapes = layout.shapes
-        lines = sorted({line for per_square in game.lines for line in per_square})
-        rounds: list[JSON] = []
-        scored: list[JSON] = []  # the lines of the round being walked back through, latest first
-        node: FlipSwitchState = self
-        while node._parent is not None:
-            parent = cast(FlipSwitchState, node._parent)
-            action = cast(int, node._action)
-            ended = len(node._results) > len(parent._results)
-            tiles = parent._turn_tiles(action) if ended else node._tiles
-            owners = node._owners
-            if ended:
-                # The round's last action: its credits are on no state (the next round starts
-                # clean), so they are read off the tiles it left, for the player who acted.
-                owners = tuple(
-                    parent._mover
-                    if owner == UNCLAIMED
-                    and any(all(tiles[s] == k for s in line) for line in lines)
-                    else owner
-                    for k, owner in enumerate(parent._owners)
-                )
-                final = tiles
-                scored = []
-            for shape, owner in enumerate(owners):
-                if owner == UNCLAIMED or parent._owners[shape] != UNCLAIMED:
-                    continue
-                for line in lines:
-                    if all(tiles[square] == shape for square in line):
-                        scored.append(
-                            {
-                                "player": owner,
-                                "shape": shapes[shape],
-                                "squares": [layout.squares[square] for square in line],
-                                "line": line,
-                            }
-                        )
-            if ended:
-                winner = node._results[-1]
-                number = len(node._results)
-                who = "" if winner == DRAWN else f": {game.player_names[winner]}"
-                rounds.append(
-                    {
-                        "round": number,
-                        "winner": None if winner == DRAWN else winner,
-                        # As _end_round words it, after the round and the winner.
-                        "how": node._reason.removeprefix(f"round {number}{who} "),
-                        "grid": [
-                            [None if t == FACE_DOWN else shapes[t] for t in row]
-                            for row in (final[r * size : (r + 1) * size] for r in range(size))
-                        ],
-                        "scoring": scored,
-                    }
-                )
-            node = parent
-        for summary in rounds:
-            final_names = summary["grid"]
-            summary["scoring"] = [
-                {
-                    "player": line["player"],
-                    "shape": line["shape"],
-                    "squares": line["squares"],
-                    "standing": all(
-                        final_names[s // size][s % size] == line["shape"] for s in line["line"]
-                    ),
-                }
-                for line in reversed(summary["scoring"])
-            ]
-        rounds.reverse()
-        return rounds
+        return views.tensor(self, player)
 
     def status_text(self) -> str:
         """Whose turn, the flip being revealed, or how the match ended: a sentence, so the
@@ -960,7 +566,7 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
         game = self.game
         names = [name.capitalize() for name in game.player_names]
         if self.is_terminal():
-            wins = self._round_wins()
+            wins = self.round_wins()
             score = f"{wins[0]}-{wins[1]} in rounds" if game.rounds > 1 else self._reason
             lead = self.returns()[0]
             if lead == 0:
@@ -981,24 +587,4 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
           3 │ ░ │ ░ │ ░ │ 3
         ...
         """
-        game = self.game
-        layout = game.layout
-        return render_state(
-            title=f"{game.title} · round {self._round_number()} of {game.rounds} · "
-            f"{self.status_text()}",
-            size=layout.size,
-            tiles=self._tiles,
-            owners=self._owners,
-            shapes=layout.shapes,
-            pending=self._pending,
-            unrevealed=self.unrevealed(),
-            player_names=game.player_names,
-            target=game.target,
-            banned=(
-                layout.to_string(layout.switch_base + self._last)
-                if self._last != NO_SWITCH and not self.is_terminal()
-                else None
-            ),
-            round_wins=self._round_wins(),
-            last_round=self._reason,
-        )
+        return views.render_text(self)
