@@ -1,17 +1,32 @@
-"""Shared test settings: Hypothesis runs without deadlines (CI machines are slow and shared);
-solver caches in a temporary folder; the PostgreSQL database, when there is one."""
+"""Shared test settings: Hypothesis runs without deadlines (CI machines are slow and shared),
+derandomized in CI; solver caches in a temporary folder; the PostgreSQL database, when there is
+one."""
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The helpers shared by every test folder (tests/support/) are imported as ``support``.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# A failure prints the blob that reproduces it (@reproduce_failure), whatever the profile.
 settings.register_profile(
-    "flipgames", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
+    "flipgames",
+    deadline=None,
+    max_examples=200,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
 )
-settings.load_profile("flipgames")
+# CI (.ci/run sets FLIPGAMES_HYPOTHESIS=ci): the same examples on every run, so a red CI run is
+# the code's doing and not the draw's (`pytest -vv`'s header names the profile and its settings).
+settings.register_profile("ci", parent=settings.get_profile("flipgames"), derandomize=True)
+HYPOTHESIS_PROFILE = os.environ.get("FLIPGAMES_HYPOTHESIS", "flipgames")
+settings.load_profile(HYPOTHESIS_PROFILE)
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from support.servers import free_port, stop, wait_healthy
 
 CHROMIUM = Path(os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -35,14 +36,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -77,29 +70,11 @@ def running_arcade(
     }
     with log_path.open("w") as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    base_url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + wait_seconds
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"the arcade exited early:\n{log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/healthz", timeout=2) as answer:
-                    if answer.read() == b"ok":
-                        break
-            except OSError as exc:
-                if time.monotonic() > deadline:
-                    log_text = log_path.read_text()
-                    raise RuntimeError(f"the arcade did not start:\n{log_text}") from exc
-                time.sleep(0.2)
-        yield base_url
+        wait_healthy(port, server, log_path, wait_seconds)
+        yield f"http://127.0.0.1:{port}"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server, 10)
 
 
 @contextmanager

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+# harness.py beside this script, and the tests folder for the helpers it shares (support).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import api, chromium, running_arcade

@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from harness import api, free_port, running_arcade
+from harness import api, running_arcade
 from pages import MY_TURN_OR_OVER, match, piece_squares, shown_moves, start_from_lobby
+
+from support.servers import free_port
 
 
 def test_flipflop_3x3_against_the_ai_to_the_end(page: Any, arcade: str) -> None:

@@ -1,5 +1,6 @@
 """The real server for the tests that need one: ``flipgames serve`` in a subprocess, on a free
-port, logging to a file (imported by the tests of this folder as ``servers``; see conftest.py).
+port, logging to a file (imported by the tests of this folder as ``servers``; see conftest.py;
+the port and the health check are tests/support/servers.py's).
 
 ``needs_postgres`` runs a test when ``FLIPGAMES_TEST_POSTGRES_URL`` names a database (CI sets
 it), with conftest.py's ``schema_url`` fixture giving it a schema of its own.
@@ -8,43 +9,20 @@ it), with conftest.py's ``schema_url`` fixture giving it a schema of its own.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from support.servers import free_port, stop, wait_healthy
+
 POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
 needs_postgres = pytest.mark.parametrize(
     "postgres", [POSTGRES] if POSTGRES else [], ids=["postgresql"]
 )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def wait_for(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until the server on ``port`` answers its health check; fail with its log if it
-    exits or does not come up."""
-    for _ in range(300):  # a bounded wait (at most about 30 s), not a timing assertion
-        if process.poll() is not None:
-            raise AssertionError(f"the server exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
-                if answer.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"the server did not come up:\n{log.read_text()}")
 
 
 @contextmanager
@@ -64,12 +42,7 @@ def serve(
             env={**os.environ, **(env or {})},
         )
     try:
-        wait_for(port, process, log)
+        wait_healthy(port, process, log)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from servers import free_port, needs_postgres, serve, wait_for
+from servers import needs_postgres, serve
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -30,6 +30,7 @@ from flipgames.lab.report import write_report
 from flipgames.web.aipool import AiError, AiJob, AiPool
 from flipgames.web.app import SECURITY_HEADERS, create_app
 from flipgames.web.settings import Settings
+from support.servers import free_port, wait_healthy
 
 
 @pytest.fixture
@@ -323,7 +324,7 @@ def test_workers_end_when_the_server_is_killed(schema_url: str, tmp_path: Path) 
         )
     children: set[int] = set()
     try:
-        wait_for(port, server, log)
+        wait_healthy(port, server, log)
         # A move against the computer, so a worker process has its AI pool running too.
         body = {"game": "flipflop-3x3", "mode": "ai", "seed": 4}
         created = call(port, "POST", "/api/matches", body)

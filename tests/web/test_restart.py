@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import free_port, wait_for
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from support.servers import free_port, wait_healthy
 
 
 @contextmanager
@@ -30,7 +31,7 @@ def server(port: int, database: str, log: Path) -> Iterator[subprocess.Popen[byt
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for(port, process, log)
+        wait_healthy(port, process, log)
         yield process
     finally:
         process.kill()
