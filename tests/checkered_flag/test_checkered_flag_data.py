@@ -48,7 +48,7 @@ def test_bundled_data_files_are_package_resources() -> None:
 
 
 def test_default_track_and_spinners_are_the_rulings_invented_defaults() -> None:
-    """RULINGS: 48-space loop from space 0; crash and no-passing spaces; A 1-3, B 1-6."""
+    """Ruling R37: 48-space loop from space 0; crash and no-passing spaces; A 1-3, B 1-6."""
     track = load_track("default")
     assert (track.length, track.start) == (48, 0)
     assert track.crash == (10, 11, 22, 23, 24, 34, 35, 44)

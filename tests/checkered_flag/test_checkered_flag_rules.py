@@ -1,5 +1,6 @@
-"""Checkered Flag: one test per rulebook clause and per ruling (seeds/checkered-flag.txt,
-RULINGS.md), positions built by playing actions in notation from the initial state.
+"""Checkered Flag: one test per rulebook clause and per ruling (the Flipsiders: Checkered
+Flag rulebook, docs/rulings.md), positions built by playing actions in notation from the
+initial state.
 
 Tracks used: ``default`` (48 spaces; no-passing 7-9, 19-21, 31-33, 41-43; crash 10-11, 22-24,
 34-35, 44) and ``short`` (16 spaces; no-passing 4, 5, 12; crash 6, 7, 11, 12).

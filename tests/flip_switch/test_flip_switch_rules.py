@@ -1,4 +1,5 @@
-"""Flip Switch: one test per rulebook clause and per ruling (seeds/flip-switch.txt, RULINGS.md).
+"""Flip Switch: one test per rulebook clause and per ruling (the designer's Flip
+Switch page, docs/rulings.md).
 
 Positions are built by playing notation from the initial state: a flip is its square followed
 by the shape the chance node reveals (``"b2 heart"`` is one turn).

@@ -80,7 +80,7 @@ def test_near_miss_text_raises_only_notation_or_illegal_action_errors(
 
 
 def test_canonical_forms_are_from_to_and_fromxto() -> None:
-    """RULINGS: move ``from-to``, capture ``fromxto``."""
+    """Ruling R2: move ``from-to``, capture ``fromxto``."""
     state = make("flipflop-3x3").new_initial_state()
     assert [state.action_to_string(a) for a in state.legal_actions()] == [
         "a1-a2",

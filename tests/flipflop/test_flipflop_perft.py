@@ -1,6 +1,6 @@
 """perft for FlipFlop 5x5 and 3x3, cross-checked against a second, deliberately simple generator.
 
-The reference below knows the rules from RULINGS.md and nothing of the engine: a dict of
+The reference below knows the rules from docs/rulings.md and nothing of the engine: a dict of
 (file, rank) -> (colour, face), moves as text, no tables. perft ignores repetition draws, as
 the ruling says, and so does the reference (it has no history). On a mismatch the assertion
 prints the per-move subtotals (divide) of both.

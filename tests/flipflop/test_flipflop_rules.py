@@ -1,4 +1,4 @@
-"""FlipFlop 5x5 and 3x3: one test per rulebook clause and per ruling (RULINGS.md).
+"""FlipFlop 5x5 and 3x3: one test per rulebook clause and per ruling (docs/rulings.md).
 
 Positions are reached by playing moves in notation from the initial position.
 """
@@ -248,7 +248,7 @@ def test_repetition_key_includes_side_to_move() -> None:
 
 
 def test_perft_ignores_repetition_draws_but_not_the_end_of_play() -> None:
-    """RULINGS: perft ignores repetition draws; a mate or a blocked side still ends it."""
+    """Ruling R3: perft ignores repetition draws; a mate or a blocked side still ends it."""
     drawn = play("flipflop", CYCLE_5X5 * 2)
     assert drawn.legal_actions() == ()
     assert drawn.perft_actions() == play("flipflop").legal_actions()
@@ -261,7 +261,7 @@ def test_perft_ignores_repetition_draws_but_not_the_end_of_play() -> None:
 
 
 def test_no_options_exist_and_unknown_ones_are_rejected() -> None:
-    """RULINGS name no FlipFlop option; an unknown option is an OptionError naming it."""
+    """Ruling R10: no FlipFlop option; an unknown option is an OptionError naming it."""
     assert make("flipflop").options == {} and make("flipflop-3x3").options == {}
     with pytest.raises(OptionError, match="unknown option 'size'"):
         make("flipflop", size=3)

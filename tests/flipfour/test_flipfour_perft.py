@@ -3,7 +3,7 @@
 The reference below knows nothing of the engine's bitboards, tables or action ids: a position
 is a dict from (file, rank) to (owner, face letter), moves are found by walking each line square
 by square, and actions are compared as notation strings. Golden counts (perft ignores
-repetition draws, as RULINGS.md defines it):
+repetition draws, as ruling R3 defines it):
 
 - from the start: 50, 2400, 125120, 6272736 (the engine takes about 0.5 s for depth 4,
   the reference about 3 s)

@@ -1,4 +1,5 @@
-"""FlipFour rules: one test per rulebook clause (seeds/flipflop.txt) and per ruling (RULINGS.md).
+"""FlipFour rules: one test per rulebook clause (the FlipFour rules in
+Nakajima's FlipFlop rulebook) and per ruling (docs/rulings.md).
 
 Positions are built by playing actions in notation from the initial state.
 """
@@ -272,7 +273,7 @@ def test_a_finished_game_accepts_no_action():
 
 
 def test_perft_ignores_repetition_draws():
-    """perft counts actions as if repetition draws did not exist (RULINGS.md)."""
+    """perft counts actions as if repetition draws did not exist (ruling R3)."""
     state = play(ALL_DROPPED, BOTH_CYCLE, BOTH_CYCLE)
     assert state.is_terminal() and state.legal_actions() == ()
     assert len(state.perft_actions()) > 0

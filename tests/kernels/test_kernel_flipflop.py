@@ -33,7 +33,7 @@ from flipgames.solvers.perft import perft, perft_counts, reference_perft
 
 # Golden counts: tests/flipflop/test_flipflop_perft.py (engine and an independent naive
 # generator agree there); perft(6) on 5x5 also printed by the C yardstick
-# (../shared/yardsticks/ff_playout.c perft 6).
+# (bench/bench_yardstick.py).
 GOLDEN = {
     "flipflop": [16, 209, 3076, 41666, 613932, 8659044],
     "flipflop-3x3": [4, 10, 36, 108, 336, 1060, 3144, 8982, 26276, 75146, 215312, 608604],

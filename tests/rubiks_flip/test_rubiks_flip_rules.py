@@ -1,4 +1,5 @@
-"""One test per rulebook clause (seeds/rubiks-flip.txt) and per ruling (RULINGS.md).
+"""One test per rulebook clause (the Rubik's Flip rulebook) and per ruling
+(docs/rulings.md).
 
 Positions are built by playing turns in notation from the empty board. The longer lines were
 found by a seeded random search for the situation named and are pinned here with the board

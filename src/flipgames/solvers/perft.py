@@ -1,8 +1,8 @@
 """perft: count the distinct legal action sequences of a given length.
 
-As RULINGS.md defines it: a terminal position has no legal actions and repetition draws are
-ignored. Only deterministic games have a perft. A game with a compiled kernel counts in it
-(one call into machine code for the whole tree); ``FLIPGAMES_KERNEL=python``, or a game
+As ruling R3 (docs/rulings.md) defines it: a terminal position has no legal actions and
+repetition draws are ignored. Only deterministic games have a perft. A game with a compiled kernel
+counts in it (one call into machine code for the whole tree); ``FLIPGAMES_KERNEL=python``, or a game
 without a kernel, counts through the reference engine (:func:`reference_perft`), which the
 differential tests compare with the kernel.
 

@@ -1,9 +1,9 @@
 """FlipFour notation and action ids.
 
-Notation (RULINGS.md): a drop names the face put up, ``R@c3`` (rook face, ``+``) or ``B@c3``
-(bishop face, ``x``); a move is ``from-to``, e.g. ``c3-e5``. Input may also name the face the
-moving piece shows before it moves, ``Rc3-c5`` / ``Bc3-e5`` (checked against the board), and
-letters may be in either case; output is always the short canonical form.
+Notation (ruling R2, docs/rulings.md): a drop names the face put up, ``R@c3`` (rook face,
+``+``) or ``B@c3`` (bishop face, ``x``); a move is ``from-to``, e.g. ``c3-e5``. Input may also name
+the face the moving piece shows before it moves, ``Rc3-c5`` / ``Bc3-e5`` (checked against the
+board), and letters may be in either case; output is always the short canonical form.
 
 Action ids are dense, 370 in all:
 
