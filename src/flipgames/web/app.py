@@ -14,13 +14,14 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -75,60 +76,92 @@ def create_app(
     engine = make_engine(settings.database_url, busy_timeout=min(5.0, settings.lock_wait_seconds))
     migrate(engine)
     redact_server_logs()
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        url = listen_url(settings.database_url)
-        listener = None
-        presence_task = None
-        if url is not None:
-            listener = asyncio.create_task(listen(url, service.origin, broadcast))
-            presence = Presence(service.origin, engine, hub.here, hub.rooms, hub.announce_presence)
-            hub.elsewhere = presence.elsewhere
-            app.state.presence = presence
-            presence_task = asyncio.create_task(presence.run(url))
-        flag_timers.attach(asyncio.get_running_loop())
-        yield
-        await flag_timers.close()
-        for task in (listener, presence_task):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-        await app.state.ai_moves.close()
-        pool.close()
-        engine.dispose()
-
     app = FastAPI(
         title="flipgames arcade",
         version=__version__,
         description="Play the flip games against the AI or a friend (see docs/web-api.md).",
-        lifespan=lifespan,
+        lifespan=_lifespan,
         # The interactive /docs and /redoc pages load their scripts from a public CDN; on the
         # origin whose pages hold seat links that is not acceptable. /openapi.json stays.
         docs_url=None,
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.engine = engine
+    _wire(app, settings, engine, solutions or Solutions(), ai_pool)
+    _handle_errors(app)
+    for router in (*routes.routers, puzzles.router, lab.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
+    return app
+
+
+def _wire(
+    app: FastAPI, settings: Settings, engine: Engine, solutions: Solutions, pool: AiPool | None
+) -> None:
+    """Put the match service, the WebSocket hub, the computer's moves, the flag timers and
+    the rate limits in ``app.state`` (the routes find them there)."""
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
-    service = MatchService(engine, solutions or Solutions(), transactions, live)
+    service = MatchService(engine, solutions, transactions, live)
     service.engines = register_engines(settings.engines, timeout=settings.engine_seconds)
     service.engine_seconds = settings.engine_seconds
     app.state.service = service
     hub = app.state.hub = Hub()
     app.state.presence = None  # set when the server starts, on PostgreSQL
-    pool = ai_pool or AiPool(max(1, settings.ai_workers))
-
-    async def broadcast(match_id: str) -> None:
-        await hub.broadcast(match_id, routes.loader(service, match_id))
-
+    app.state.ai_pool = pool = pool or AiPool(max(1, settings.ai_workers))
+    broadcast = _broadcaster(service, hub)
     app.state.ai_moves = AiMoves(service, pool, broadcast)
-    flag_timers = FlagTimers(service.load, broadcast)
+    app.state.flag_timers = flag_timers = FlagTimers(service.load, broadcast)
     service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
     app.state.read_limit = RateLimit(settings.reads_per_minute, settings.reads_burst)
     app.state.puzzle_limit = RateLimit(settings.puzzles_per_minute, settings.puzzles_burst)
+
+
+def _broadcaster(service: MatchService, hub: Hub) -> Callable[[str], Awaitable[None]]:
+    """Send a match, as the database has it, to its sockets."""
+
+    async def broadcast(match_id: str) -> None:
+        await hub.broadcast(match_id, routes.loader(service, match_id))
+
+    return broadcast
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """While the server runs: the flag timers and, on PostgreSQL, the listener for other
+    processes' changes and the presence; on stop, every task and worker ended."""
+    state = app.state
+    service: MatchService = state.service
+    hub: Hub = state.hub
+    url = listen_url(state.settings.database_url)
+    tasks = []
+    if url is not None:
+        tasks.append(asyncio.create_task(listen(url, service.origin, _broadcaster(service, hub))))
+        presence = Presence(
+            service.origin, state.engine, hub.here, hub.rooms, hub.announce_presence
+        )
+        hub.elsewhere = presence.elsewhere
+        state.presence = presence
+        tasks.append(asyncio.create_task(presence.run(url)))
+    state.flag_timers.attach(asyncio.get_running_loop())
+    yield
+    await state.flag_timers.close()
+    for task in tasks:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    await state.ai_moves.close()
+    state.ai_pool.close()
+    state.engine.dispose()
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every error in the API's JSON format, whoever raises it."""
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -157,16 +190,6 @@ def create_app(
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:
         # Starlette logs the traceback after this answer; the client gets the usual format.
         return error_response(errors.internal())
-
-    app.include_router(routes.api)
-    app.include_router(routes.pages)
-    app.include_router(puzzles.router)
-    app.include_router(lab.router)
-    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(HeadAsGet)
-    return app
 
 
 def app_from_environment() -> FastAPI:

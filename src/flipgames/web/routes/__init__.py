@@ -1,0 +1,34 @@
+"""HTTP and WebSocket routes, a module per resource: parse, call the match service, answer,
+broadcast. No rules here.
+
+- ``common``: what every route shares (the service, rate limits, errors, broadcasts);
+- ``games``: health and the games' catalogue and rules;
+- ``matches``: the matches' API (create, read, act, undo, resign, draw, rematch, help,
+  positions, records, replays);
+- ``sockets``: the matches' WebSocket (its ``Origin`` checked);
+- ``pages``: the HTML pages.
+
+The API is described in docs/web-api.md.
+"""
+
+from flipgames.web.routes import games, matches, pages, sockets
+from flipgames.web.routes.common import (
+    ActionLimit,
+    client_address,
+    describe_errors,
+    loader,
+)
+from flipgames.web.routes.pages import _missing, _page
+
+#: Every router of the arcade's own routes, in the order the app includes them.
+routers = (games.router, matches.router, sockets.router, pages.router)
+
+__all__ = [
+    "ActionLimit",
+    "_missing",
+    "_page",
+    "client_address",
+    "describe_errors",
+    "loader",
+    "routers",
+]
