@@ -229,7 +229,8 @@ def test_the_trap_option_flips_the_value_and_leaves_a_player_without_a_move(ladd
 def test_candidate_fixes_are_solved_and_compared(monkeypatch):
     from flipgames.lab import audit as module
 
-    monkeypatch.setitem(module.CANDIDATE_FIXES, "ladder", {"optimal-cycle": ({"trap": "yes"},)})
+    fixes = {"optimal-cycle": ({"trap": "yes"},)}
+    monkeypatch.setattr(module, "candidate_fixes", lambda game: fixes if game == Ladder() else {})
     result = audit(Ladder(), method="exhaustive", fixes=True)
     (fix,) = kinds(result)["candidate-fix"]
     assert fix["fix"] == {"trap": "yes"} and fix["value"] == "1"

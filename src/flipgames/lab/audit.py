@@ -37,7 +37,7 @@ start (chance outcomes included), which ``flipgames replay`` or
 ``candidate-fix``
     for a hole found in the standard game, a rule option that could close it, with its solved
     value, game length and first-player advantage, and a recommendation (see
-    :data:`CANDIDATE_FIXES`).
+    :func:`candidate_fixes`).
 ``not-checked``
     (sampled) what a sample cannot establish.
 
@@ -58,6 +58,7 @@ from typing import Any
 
 from flipgames.core.errors import quote
 from flipgames.core.game import Game
+from flipgames.core.manifest import has_manifest, manifest_of
 from flipgames.core.progress import Progress, silent
 from flipgames.lab.audit_exhaustive import exhaustive
 from flipgames.lab.audit_findings import AuditError, Finding
@@ -65,7 +66,7 @@ from flipgames.lab.audit_fixes import fix_row
 from flipgames.lab.audit_sampled import sampled
 from flipgames.solvers import catalog
 
-__all__ = ["CANDIDATE_FIXES", "Audit", "AuditError", "Finding", "audit", "describe", "fix_row"]
+__all__ = ["Audit", "AuditError", "Finding", "audit", "candidate_fixes", "describe", "fix_row"]
 
 #: Sample sizes of a sampled audit: uniformly random playouts, and playouts of easy vs easy.
 RANDOM_GAMES = 400
@@ -75,16 +76,12 @@ LEVEL_GAMES = 20
 #: too large stops there with a clear error rather than filling the memory).
 MAX_POSITIONS = catalog.DEFAULT_MAX_POSITIONS
 
-#: Candidate fixes per game for a hole a finding kind reports in the standard game: named
-#: rule options of the game (docs/lab/<game>.md explains each), compared by solving them.
-CANDIDATE_FIXES: Mapping[str, Mapping[str, tuple[Mapping[str, object], ...]]] = {
-    "flip-switch": {
-        "optimal-cycle": (
-            {"must_flip": "yes"},
-            {"must_flip": "yes", "switch_limit": 4},
-        ),
-    },
-}
+
+def candidate_fixes(game: Game) -> Mapping[str, tuple[Mapping[str, object], ...]]:
+    """Candidate fixes of ``game`` per hole a finding kind reports in the standard game: rule
+    option sets from its manifest (docs/lab/<game>.md explains each), compared by solving
+    them; none for a game without a manifest."""
+    return manifest_of(game).candidate_fixes if has_manifest(game) else {}
 
 
 @dataclass(frozen=True)
@@ -117,7 +114,7 @@ def audit(
 ) -> Audit:
     """Audit ``game``: ``method`` ``"auto"`` (exhaustive where the game is solved here, else
     sampled), ``"exhaustive"`` or ``"sampled"``. ``fixes`` also solves the candidate fixes of
-    the holes found (:data:`CANDIDATE_FIXES`), which takes minutes for Flip Switch."""
+    the holes found (:func:`candidate_fixes`), which takes minutes for Flip Switch."""
     if method not in ("auto", "exhaustive", "sampled"):
         raise AuditError(f"method must be auto, exhaustive or sampled, not {quote(method)}")
     if game.num_players != 2:
@@ -133,7 +130,7 @@ def audit(
 
 
 def _candidate_fixes(game: Game, findings: list[Finding], progress: Progress) -> list[Finding]:
-    table = CANDIDATE_FIXES.get(game.name, {})
+    table = candidate_fixes(game)
     holes = {f.kind for f in findings} & set(table)
     rows: list[Finding] = []
     for hole in sorted(holes):
