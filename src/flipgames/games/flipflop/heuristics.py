@@ -27,7 +27,8 @@ import math
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from flipgames.games.flipflop.rules import Board, FlipFlopState
+    from flipgames.games.flipflop.board import Board
+    from flipgames.games.flipflop.rules import FlipFlopState
 
 MATERIAL: Final = 0.5
 MOBILITY: Final = 0.04
@@ -43,7 +44,7 @@ def side_features(
 
     Moves ignore the check rule (it restricts only the side to move, for one ply).
 
-    >>> from flipgames.games.flipflop.rules import board_of
+    >>> from flipgames.games.flipflop.board import board_of
     >>> board = board_of(3)
     >>> side_features(board, 0b111, 0b111 << 6, 0, 0)  # White at the start of 3x3
     (3, 4, 1, 2)
