@@ -255,3 +255,18 @@ def test_tensors_are_seen_from_the_viewer():
     # Each side sees its own pieces in plane 0 and the other's in plane 2.
     assert np.array_equal(white[0], black[2]) and np.array_equal(white[2], black[0])
     assert white[6].all() and not black[6].any()
+
+
+def test_per_game_facts_come_from_the_manifests(monkeypatch):
+    """What once switched on names: the slow-solve warning, candidate fixes, proof by search."""
+    from flipgames.cli.estimates import solve_cost
+    from flipgames.lab.audit import candidate_fixes
+
+    monkeypatch.setenv("FLIPGAMES_KERNEL", "python")
+    for lines, positions in (("all", "6,443,347"), ("edges", "6,370,099")):
+        cost = solve_cost(make("flip-switch", rounds=1, lines=lines))
+        assert cost is not None and cost.startswith(f"{positions} positions, about 4 to 6 minutes")
+    assert solve_cost(make("flip-switch")) is None  # a match is not solved here
+    assert list(candidate_fixes(make("flip-switch"))) == ["optimal-cycle"]
+    proved = [name for name in game_names() if manifest_for(name).proved_by_search]
+    assert proved == ["rubiks-flip"]
