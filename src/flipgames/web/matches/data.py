@@ -107,8 +107,10 @@ class Loaded:
     token_hashes: Mapping[int, str]
     #: The database's revision of the match this state is (see ``matches.revision``).
     revision: int
-    #: How the match ended outside the engine ("resignation", "agreement"), and its result.
-    ending: str | None = None
+    #: How the match ended outside the engine (a resignation, a draw by agreement, a loss on
+    #: time, a forfeit), and its result; the engine's own endings are the state's
+    #: ``end_reason()``.
+    ending: schemas.Ending | None = None
     ending_result: str | None = None
     #: The seat offering a draw now, if any.
     draw_offer: int | None = None

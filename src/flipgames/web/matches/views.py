@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hmac
 import random
-from typing import cast
 
 from flipgames.core.game import State
 from flipgames.core.manifest import manifest_of
@@ -91,7 +90,7 @@ def view(loaded: Loaded, seats: Viewer) -> schemas.View:
         assist=match.assist,
         undo=_can_undo(loaded, seats),
         thinking=computer_to_move(loaded),
-        ending=cast(schemas.Ending | None, loaded.ending),
+        ending=loaded.ending,
         ending_detail=loaded.ending_detail,
         clock=clocks.view(loaded.clock, state, over=over, now_ms=clocks.now_ms()),
         draw_offer=loaded.draw_offer,
