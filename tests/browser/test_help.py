@@ -267,7 +267,7 @@ def test_rules_page_keeps_sentences_whole(page: Any, arcade: str) -> None:
     assert paragraphs, "the rules are laid out in paragraphs"
     # The engine's title line (with where the rules come from) is not repeated under the
     # page's own title, and no paragraph starts in the middle of a sentence.
-    assert not any("RULINGS.md" in p for p in paragraphs)
+    assert not any("rulings.md" in p for p in paragraphs)
     for text in paragraphs:
         if re.match(r"[a-z_]+=", text):
             continue  # an option: "lines=all (default all; ...)"

@@ -58,7 +58,7 @@ def neighbours(c: Coord, king: bool) -> list[Coord]:
 
 
 class Reference:
-    """The rules of RULINGS.md, written the slow and obvious way."""
+    """The rules of docs/rulings.md, written the slow and obvious way."""
 
     def __init__(self, options: dict[str, str]) -> None:
         self.flap = options.get("flip", "inplace") == "flap"

@@ -94,7 +94,7 @@ def rules_text(game: FlipSwitch) -> str:
     size = layout.size
     options = options_for_players(game.option_spec, game.options)
     return f"""\
-Flip Switch (rulebook: the designer's Thingiverse page; rulings: flipgames RULINGS.md)
+Flip Switch (rulebook: the designer's Thingiverse page; rulings: flipgames docs/rulings.md)
 
 Setup: {size * size} tiles, {game.copies} each of {names}, face down on a {size}x{size} grid.
   Nobody knows a face-down tile: a flip's shape is a chance outcome, each shape with

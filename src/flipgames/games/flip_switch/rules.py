@@ -1,6 +1,6 @@
 """Flip Switch: flip face-down tiles and switch neighbours to line up three of a shape.
 
-The rules are in ``seeds/flip-switch.txt`` and RULINGS.md; :meth:`FlipSwitch.rules_summary`
+The rules are the designer's Flip Switch page and docs/rulings.md; :meth:`FlipSwitch.rules_summary`
 states them as played here, and ``docs/games/flip-switch.md`` explains every decision.
 
 Nothing hidden exists in a state: a face-down tile is unknown to everyone, so each flip is a

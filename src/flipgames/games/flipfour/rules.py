@@ -79,7 +79,7 @@ Rulebook
 - The first player to arrange their pieces in an unbroken horizontal, vertical or diagonal
   line wins.
 
-Our rulings (RULINGS.md)
+Our rulings (docs/rulings.md)
 - A drop goes on any empty square with the face of the player's choice up; it does not flip.
 - A move goes along the piece's lines to any empty square at any distance, leaping over any
   pieces of either colour; the moved piece flips. No captures, no passing.
