@@ -39,7 +39,16 @@ def option_sets() -> list[tuple[str, dict[str, Any]]]:
     return cases
 
 
-@pytest.mark.parametrize(("name", "options"), option_sets(), ids=lambda v: str(v))
+def marked_option_sets() -> list[Any]:
+    """:func:`option_sets`, the boards larger than the game's default marked slow (a thousand
+    games on them take the longest; CI runs them)."""
+    return [
+        pytest.param(name, options, marks=pytest.mark.slow if "size" in options else ())
+        for name, options in option_sets()
+    ]
+
+
+@pytest.mark.parametrize(("name", "options"), marked_option_sets(), ids=lambda v: str(v))
 def test_one_thousand_random_games_keep_every_invariant(name: str, options: dict[str, Any]):
     game = make(name, options)
     stats = check_random_games(game, games=1000, seed=20261129)

@@ -65,6 +65,7 @@ def _positions(plies: int, count: int, seed: int) -> list[State]:
     return found
 
 
+@pytest.mark.slow
 def test_late_positions_keep_their_value_and_set_the_strongest_trap() -> None:
     """Thirteen tiles down every action's value is found; the move keeps the value, and among
     drawing moves it is one with the strongest lure (the higher of the opponent models'
@@ -151,6 +152,7 @@ OPPONENTS: dict[str, Callable[[random.Random, Game], Agent]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", OPPONENTS)
 def test_fallible_opponents_fall_into_the_traps(opponent: str) -> None:
     """From positions nine tiles in that are draws (proved by the compiled search), ``hard``
@@ -500,6 +502,7 @@ def test_on_the_clock_the_exact_search_stops_within_its_share_of_the_move() -> N
     assert 0.7 <= clock.ends[-1] <= 0.9
 
 
+@pytest.mark.slow
 def test_a_position_solved_in_several_slices_gets_the_values_of_one_search() -> None:
     """A ninth-tile position takes hundreds of thousands of nodes: on a clock whose slices
     buy about a hundred thousand, it is solved across several, with the same value and

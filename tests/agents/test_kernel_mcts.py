@@ -93,6 +93,7 @@ def check_tree(agent: KernelMCTSAgent, root: State) -> tuple[int, int]:
     return checked, drawn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_trees_hold_the_reference_rules_and_choices_are_legal(name: str) -> None:
     """On 1,000 random positions per game: the chosen action is legal and every root action

@@ -56,6 +56,7 @@ def assert_same(built: PositionGraph, compiled: PositionGraph) -> None:
         assert np.array_equal(mine, theirs), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS, ids=ids)
 def test_the_builder_gives_the_kernels_graph_array_for_array(options: dict[str, Any]) -> None:
     """Keys, node numbers, edges in order, merged chance weights: all the kernel's."""
@@ -124,6 +125,7 @@ def test_a_state_of_another_game_is_refused() -> None:
         builder.encode(make("flipflop-3x3").new_initial_state())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", OPTION_SETS[:4], ids=ids)
 def test_numpy_levels_are_the_compiled_ones(options: dict[str, Any]) -> None:
     graph = pair(options)[0].graph()

@@ -439,6 +439,7 @@ def test_solve_says_at_once_that_flipfour_cannot_be_solved() -> None:
     assert report["reason"].startswith("flipflop cannot be solved here")
 
 
+@pytest.mark.slow  # three full Checkered Flag solves, each in a new process
 def test_solve_prints_percentages_with_short_fractions() -> None:
     done = _flipgames("solve", "checkered-flag", "-o", "start=first")
     assert done.returncode == 0, done.stderr

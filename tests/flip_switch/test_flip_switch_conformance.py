@@ -12,16 +12,22 @@ from flipgames import make
 from flipgames.core.conformance import check_random_games
 from flipgames.solvers.perft import PerftUnsupportedError, perft
 
-OPTION_SETS = [
+OPTION_SETS: list[object] = [
     {},
     {"lines": "edges"},
     {"no_move": "pass"},
     {"rounds": 3},
-    {"size": 4, "shapes": 4, "copies": 4},
-    {"size": 4, "shapes": 4, "copies": 4, "no_move": "pass", "lines": "edges"},
-    {"size": 4, "shapes": 2, "copies": 8},
-    {"size": 5, "shapes": 5, "copies": 5},
-    {"size": 6, "shapes": 4, "copies": 9},
+    # The variant boards take the longest: slow (CI runs them).
+    *(
+        pytest.param(options, marks=pytest.mark.slow)
+        for options in (
+            {"size": 4, "shapes": 4, "copies": 4},
+            {"size": 4, "shapes": 4, "copies": 4, "no_move": "pass", "lines": "edges"},
+            {"size": 4, "shapes": 2, "copies": 8},
+            {"size": 5, "shapes": 5, "copies": 5},
+            {"size": 6, "shapes": 4, "copies": 9},
+        )
+    ),
 ]
 
 

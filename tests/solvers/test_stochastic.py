@@ -485,6 +485,7 @@ def test_canonical_strategies_are_optimal_on_graphs() -> None:
 ENDGAME = "a1 heart b1 heart c1 heart a2 square b2 square c2 square a3 star b3 star a2-a3"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kernel", "count"), [("fast", 2_732), ("python", 12_100)])
 def test_flip_switch_endgame(monkeypatch: pytest.MonkeyPatch, kernel: str, count: int) -> None:
     """Whoever lines up the three stars wins; with one star still face down, chance reveals
