@@ -23,7 +23,9 @@ from flipgames.core.registry import game_names
 STATIC = Path(flipgames.web.__file__).parent / "static"
 BOARDS = sorted((STATIC / "boards").glob("*.js"))
 #: The page scripts that hand views to the board modules.
-PAGES = [STATIC / name for name in ("common.js", "game.js", "replay.js")]
+PAGES = [STATIC / name for name in ("common.js", "game.js", "replay.js")] + sorted(
+    (STATIC / "game").glob("*.js")
+)
 
 #: What parsing text takes in JavaScript: regular expressions and string surgery.
 PARSING = {
