@@ -38,7 +38,8 @@ from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
 from flipgames.web.errors import ApiError
 from flipgames.web.limits import RateLimit
 from flipgames.web.matches import Played
-from flipgames.web.routes import ActionLimit, _missing, _page, client_address
+from flipgames.web.routes.common import ActionLimit, client_address
+from flipgames.web.routes.pages import missing, page
 
 router = APIRouter()
 
@@ -192,11 +193,11 @@ async def answer_puzzle(game: str, number: Number, body: AnswerRequest) -> dict[
 
 @router.get("/puzzles", include_in_schema=False)
 def puzzles_page(request: Request) -> HTMLResponse:
-    return _page(request, "puzzle.html")
+    return page(request, "puzzle.html")
 
 
 @router.get("/puzzles/{game}", include_in_schema=False)
 def game_puzzles_page(request: Request, game: str) -> HTMLResponse:
     if game not in PUZZLE_GAMES:
-        return _missing(f"there are no puzzles for {game!r}")
-    return _page(request, "puzzle.html")
+        return missing(f"there are no puzzles for {game!r}")
+    return page(request, "puzzle.html")

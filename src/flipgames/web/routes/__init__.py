@@ -12,23 +12,9 @@ The API is described in docs/web-api.md.
 """
 
 from flipgames.web.routes import games, matches, pages, sockets
-from flipgames.web.routes.common import (
-    ActionLimit,
-    client_address,
-    describe_errors,
-    loader,
-)
-from flipgames.web.routes.pages import _missing, _page
+from flipgames.web.routes.common import describe_errors, loader
 
 #: Every router of the arcade's own routes, in the order the app includes them.
 routers = (games.router, matches.router, sockets.router, pages.router)
 
-__all__ = [
-    "ActionLimit",
-    "_missing",
-    "_page",
-    "client_address",
-    "describe_errors",
-    "loader",
-    "routers",
-]
+__all__ = ["describe_errors", "loader", "routers"]

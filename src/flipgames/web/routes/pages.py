@@ -18,15 +18,15 @@ from flipgames.web.settings import Settings
 router = APIRouter(include_in_schema=False)
 
 
-def _page(request: Request, name: str) -> HTMLResponse:
+def page(request: Request, name: str) -> HTMLResponse:
     settings: Settings = request.app.state.settings
     try:
         return HTMLResponse(templating.render(settings.templates_dir, name))
     except FileNotFoundError:
-        return _missing(f"the page {name} is not installed")
+        return missing(f"the page {name} is not installed")
 
 
-def _missing(message: str, *, status: int = 404, title: str = "Not found") -> HTMLResponse:
+def missing(message: str, *, status: int = 404, title: str = "Not found") -> HTMLResponse:
     return HTMLResponse(
         f"<!doctype html><title>{title}</title><h1>{title}</h1><p>{html.escape(message)}</p>"
         '<p><a href="/">Back to the arcade</a></p>',
@@ -36,7 +36,7 @@ def _missing(message: str, *, status: int = 404, title: str = "Not found") -> HT
 
 @router.get("/")
 def lobby(request: Request) -> HTMLResponse:
-    return _page(request, "lobby.html")
+    return page(request, "lobby.html")
 
 
 def _match_page(request: Request, match_id: str, name: str) -> HTMLResponse:
@@ -45,9 +45,9 @@ def _match_page(request: Request, match_id: str, name: str) -> HTMLResponse:
         service.load(match_id)
     except ApiError as exc:
         if exc.code == "rules_changed":
-            return _missing(exc.message, status=409, title="Played under other rules")
-        return _missing("there is no such match")
-    return _page(request, name)
+            return missing(exc.message, status=409, title="Played under other rules")
+        return missing("there is no such match")
+    return page(request, name)
 
 
 @router.get("/play/{match_id}")
@@ -68,5 +68,5 @@ def replay_page(request: Request, match_id: str) -> HTMLResponse:
 @router.get("/rules/{game}")
 def rules_page(request: Request, game: str) -> HTMLResponse:
     if game not in game_names():
-        return _missing("there is no such game")
-    return _page(request, "rules.html")
+        return missing("there is no such game")
+    return page(request, "rules.html")
