@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 from harness import api
@@ -106,3 +107,19 @@ def play_to_the_end(page: Any, base: str, match_id: str, rng: random.Random, lim
         make_a_move(page, base, match_id, rng)
         moves += 1
     return moves
+
+
+def pass_the_turn_by_mouse(page: Any, base: str, match_id: str) -> None:
+    """A FlipFlop move in an online match by mouse: a piece, then where it goes; returns once
+    the server has recorded it (the turn passes, so :func:`make_a_move`, which waits for the
+    turn to come back, does not fit)."""
+    before = match(base, match_id)["ply"]
+    page.locator(".targets .target.source").first.click()
+    page.locator(FINAL_TARGETS).first.click()
+    page.wait_for_function("() => !document.body.classList.contains('my-turn')")
+    # The page hands the turn over as it sends the move; the server may record it a moment
+    # later (a read straight away once found the old ply), so wait for it, not for a time.
+    deadline = time.monotonic() + 10
+    while match(base, match_id)["ply"] == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert match(base, match_id)["ply"] == before + 1

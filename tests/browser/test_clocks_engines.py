@@ -12,19 +12,10 @@ from typing import Any
 
 import pytest
 from harness import running_arcade
-from pages import FINAL_TARGETS, create, match, play_to_the_end
+from pages import create, match, pass_the_turn_by_mouse, play_to_the_end
 from test_accessibility import AXE, serious_violations
 
 TOY = f"{sys.executable} -m flipgames engine --level easy --seed 2"
-
-
-def move_by_mouse(page: Any, base: str, match_id: str) -> None:
-    """A FlipFlop move in an online match: a piece, then where it goes."""
-    before = match(base, match_id)["ply"]
-    page.locator(".targets .target.source").first.click()
-    page.locator(FINAL_TARGETS).first.click()
-    page.wait_for_function("() => !document.body.classList.contains('my-turn')")
-    assert match(base, match_id)["ply"] == before + 1
 
 
 def test_a_short_clock_runs_out_and_both_players_see_the_loss_on_time(
@@ -54,9 +45,9 @@ def test_a_short_clock_runs_out_and_both_players_see_the_loss_on_time(
         assert page.inner_text("#clocks .clock.p0 time") == "0:03.0"
         assert page.inner_text("#clocks .clock.p1 time") == "0:03.0"
     # Each player's first move is free; then White's clock runs, and White does not move.
-    move_by_mouse(white, arcade, match_id)
+    pass_the_turn_by_mouse(white, arcade, match_id)
     black.wait_for_function("() => document.body.classList.contains('my-turn')")
-    move_by_mouse(black, arcade, match_id)
+    pass_the_turn_by_mouse(black, arcade, match_id)
     black.wait_for_selector("#clocks .clock.p0.running")
     for page in (white, black):
         page.wait_for_selector("#result:not([hidden])", timeout=30_000)

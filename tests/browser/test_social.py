@@ -5,27 +5,19 @@ looking back through the move list during play, and the game-over sheet on a pho
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
-from pages import FINAL_TARGETS, MY_TURN_OR_OVER, create, make_a_move, match, open_match, resign
+from pages import (
+    MY_TURN_OR_OVER,
+    create,
+    make_a_move,
+    match,
+    open_match,
+    pass_the_turn_by_mouse,
+    resign,
+)
 
 TITLE = "FlipFlop 3x3 · flipgames arcade"
-
-
-def move_by_mouse(page: Any, base: str, match_id: str) -> None:
-    """A FlipFlop move in an online match: a piece, then where it goes (the turn passes, so
-    pages.make_a_move, which waits for the turn to come back, does not fit)."""
-    before = match(base, match_id)["ply"]
-    page.locator(".targets .target.source").first.click()
-    page.locator(FINAL_TARGETS).first.click()
-    page.wait_for_function("() => !document.body.classList.contains('my-turn')")
-    # The page hands the turn over as it sends the move; the server may record it a moment
-    # later (a read straight away once found the old ply), so wait for it, not for a time.
-    deadline = time.monotonic() + 10
-    while match(base, match_id)["ply"] == before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert match(base, match_id)["ply"] == before + 1
 
 
 def test_presence_draw_offer_and_the_turn_in_the_title(
@@ -38,7 +30,7 @@ def test_presence_draw_offer_and_the_turn_in_the_title(
     assert white.title() == f"● Your move · {TITLE}"
     assert black.title() == TITLE
     # White moves: the turn (and the title) passes to Black.
-    move_by_mouse(white, arcade, created["id"])
+    pass_the_turn_by_mouse(white, arcade, created["id"])
     black.wait_for_function(f"() => document.title === '● Your move · {TITLE}'")
     # Black offers a draw; White sees it and accepts.
     black.click("#offer-draw")
@@ -80,7 +72,7 @@ def test_resign_then_rematch_with_sides_swapped(
     assert white.url.split("?")[0] == black.url.split("?")[0]  # the same new match
     rematch_id = black.url.split("/play/")[1].split("?")[0]
     # Sides swapped: the old Black now has White and moves first.
-    move_by_mouse(black, arcade, rematch_id)
+    pass_the_turn_by_mouse(black, arcade, rematch_id)
     white.wait_for_function(MY_TURN_OR_OVER)
     assert match(arcade, rematch_id)["ply"] == 1
 
