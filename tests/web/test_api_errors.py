@@ -267,6 +267,13 @@ def test_unknown_route(client: TestClient) -> None:
         ({"game": "flipflop", "mode": "ai", "level": "perfect"}, 409, "unavailable", "perfect"),
         ({"game": "flip-switch", "mode": "ai", "level": "perfect"}, 409, "unavailable", "perfect"),
         ({"game": "flipflop", "mode": "online", "seed": 7}, 422, "bad_request", "seed"),
+        ({"game": "flipflop", "clock": {"initial": 60}}, 422, "bad_request", "clocks"),
+        (
+            {"game": "flipflop", "mode": "local", "clock": {"initial": 60}},
+            422,
+            "bad_request",
+            "clocks",
+        ),
         ({"game": "flipflop", "seat": 2}, 422, "bad_request", "seat"),
         ({"game": "flipflop", "mode": "solo"}, 422, "bad_request", "mode"),
         ({"game": "flipflop", "seed": -1}, 422, "bad_request", "seed"),
@@ -282,6 +289,35 @@ def test_refused_creation_creates_nothing(
     assert error["code"] == code
     assert quoted in error["message"]
     assert count_matches(db_url) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            {"mode": "local", "level": "easy"},
+            "a level is for matches against the computer (mode ai), not local ones",
+        ),
+        (
+            {"mode": "online", "seed": 7},
+            "an online match cannot be given a seed: its creator could foresee every chance "
+            "outcome (tiles, spinners)",
+        ),
+        (
+            {"mode": "ai", "clock": {"initial": 60}},
+            "clocks are for online matches between two people (the computer takes no time, and "
+            "one screen has one player to move)",
+        ),
+    ],
+)
+def test_what_a_mode_has_no_use_for_is_refused_in_words(
+    client: TestClient, body: dict[str, Any], message: str
+) -> None:
+    """The request model refuses these (schemas.CreateMatch): the message is the whole
+    error's, with no validator's prefix."""
+    response = client.post("/api/matches", json={"game": "flipflop", **body})
+    assert response.status_code == 422
+    assert response.json()["error"] == {"code": "bad_request", "message": message}
 
 
 def test_oversized_creation_creates_nothing(client: TestClient, db_url: str) -> None:
