@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flipgames.agents.exact import ExactSearchAgent, LureProbe
+from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.opponent_models import LureProbe
 from flipgames.core.game import State
 
 

@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from _common import new_hard
 from _openspiel import MCTSBotAgent
 from flipgames import make
-from flipgames.agents.exact import ExactSearchAgent, LureProbe
+from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.opponent_models import LureProbe
 from flipgames.core.game import Game, State
 from flipgames.solvers import alphabeta
 

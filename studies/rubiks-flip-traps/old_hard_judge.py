@@ -45,8 +45,9 @@ from _traps import modelled
 
 from _common import baseline_hard, cpu_name, new_hard
 from flipgames import make
-from flipgames.agents.exact import LURE_DEPTHS, ExactSearchAgent, LureProbe
+from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import kernel_searcher
+from flipgames.agents.opponent_models import LURE_DEPTHS, LureProbe
 from flipgames.agents.search import PROVEN, AlphaBetaAgent
 from flipgames.core.game import Game, State
 from flipgames.kernels.search import iterative_deepening

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from _common import baseline_hard, cpu_name, new_hard
 from flipgames import make
-from flipgames.agents.exact import ExactSearchAgent, LureProbe
+from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.opponent_models import LureProbe
 from flipgames.core.game import State
 
 

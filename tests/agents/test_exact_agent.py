@@ -11,19 +11,18 @@ import pytest
 
 from flipgames import make
 from flipgames.agents.base import Agent
-from flipgames.agents.exact import (
-    MCTS_ITERATIONS,
-    MCTS_SAMPLES,
-    ExactSearchAgent,
-    LureProbe,
-    deeper_choices,
-    searcher_choices,
-)
+from flipgames.agents.exact import MCTS_SAMPLES, ExactSearchAgent
 from flipgames.agents.kernel_mcts import KernelMCTSAgent
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
     NoKernelSearchError,
     kernel_searcher,
+)
+from flipgames.agents.opponent_models import (
+    MCTS_ITERATIONS,
+    LureProbe,
+    deeper_choices,
+    searcher_choices,
 )
 from flipgames.core.game import Game, State
 from flipgames.games.rubiks_flip.rules import RubiksFlipState
@@ -329,13 +328,13 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
     after round, until all are. With a stand-in searcher that ranks every reply first (8-20
     here, against 4 checked at first), the searcher figure of every drawing action ends as the
     share of its replies that lose, which the agent also counts exactly (``traps``)."""
-    import flipgames.agents.exact as exact
+    import flipgames.agents.opponent_models as models
 
     def stand_in(searcher: object, state: State, rng: random.Random) -> list[int]:
         return list(state.legal_actions())
 
-    monkeypatch.setattr(exact, "shallow_choices", stand_in)
-    monkeypatch.setattr(exact, "deeper_choices", lambda *args: None)
+    monkeypatch.setattr(models, "shallow_choices", stand_in)
+    monkeypatch.setattr(models, "deeper_choices", lambda *args: None)
     game = make("rubiks-flip")
     state = _line(13, 1, "searcher")
     agent = ExactSearchAgent(random.Random(1), game, max_nodes=2_000_000)
@@ -343,7 +342,7 @@ def test_the_searcher_figure_checks_more_of_the_searchers_choices_with_time_left
     report = agent.last
     live = [a for a in report.keeping if not state.apply(a).is_terminal()]
     assert len(live) > 1
-    assert any(len(state.apply(a).legal_actions()) > exact.SEARCHER_CHECKED for a in live)
+    assert any(len(state.apply(a).legal_actions()) > models.SEARCHER_CHECKED for a in live)
     for action in live:
         assert report.searched[action] == pytest.approx(report.traps[action])
         assert report.lures[action] == max(report.sampled.get(action, 0.0), report.searched[action])
@@ -376,7 +375,7 @@ def test_the_searcher_figure_weighs_the_last_depth_by_the_chance_it_finishes(
     shallower depth chooses losing replies only and whose last depth, finished with a
     chance of 1/4, chooses none, the figure is 3/4. The last depth is searched only once a
     losing shallower choice is found: with only other replies chosen it is not searched."""
-    import flipgames.agents.exact as exact
+    import flipgames.agents.opponent_models as models
 
     probe, losing, other = _probe_with_losing_replies()
     deeper_calls: list[int] = []
@@ -385,15 +384,15 @@ def test_the_searcher_figure_weighs_the_last_depth_by_the_chance_it_finishes(
         deeper_calls.append(1)
         return 0.25, other
 
-    monkeypatch.setattr(exact, "shallow_choices", lambda *args: losing)
-    monkeypatch.setattr(exact, "deeper_choices", deeper)
+    monkeypatch.setattr(models, "shallow_choices", lambda *args: losing)
+    monkeypatch.setattr(models, "deeper_choices", deeper)
     while not probe.searched_exactly:
         figure = probe.searched()
     assert figure == pytest.approx(0.75)
     assert deeper_calls == [1]
 
     fresh = LureProbe(probe.agent, probe.child, probe.agent.kernel.position(probe.child))
-    monkeypatch.setattr(exact, "shallow_choices", lambda *args: other)
+    monkeypatch.setattr(models, "shallow_choices", lambda *args: other)
     while not fresh.searched_exactly:
         figure = fresh.searched()
     assert figure == 0.0

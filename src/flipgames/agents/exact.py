@@ -13,7 +13,8 @@ this agent, within its time budget:
    with random rollouts, modelled by the kernel's compiled MCTS, and a searcher with a short
    horizon, what a shallow search with the game's evaluation ranks first; the searcher's
    alone once the opponent's moves so far have been that searcher's own choices, the MCTS
-   model's alone once they have clearly not been), then the
+   model's alone once they have clearly not been; both in
+   :mod:`flipgames.agents.opponent_models`), then the
    one the searcher is most drawn to, then the one that leaves the opponent the largest share
    of losing replies. A perfect opponent still draws;
 3. breaks the remaining ties, and plays wherever the exact search does not answer in time
@@ -56,6 +57,7 @@ from flipgames.agents.kernel_search import (
     NoKernelSearchError,
     kernel_searcher,
 )
+from flipgames.agents.opponent_models import LureProbe, searcher_choices
 from flipgames.core.game import CHANCE
 from flipgames.solvers import alphabeta
 
@@ -66,58 +68,24 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.game import Game, State
-    from flipgames.kernels.search import KernelSearchResult, Searcher
 
+# The time shares, sample sizes and watch thresholds below were measured in matches against
+# OpenSpiel's MCTSBot and the frozen old hard: studies/rubiks-flip-traps/README.md.
 #: Exact-search nodes per second assumed before one is measured (well below the kernel's).
 FIRST_RATE = 1_000_000
-#: The share of the move's time the exact search may plan to use; the rest is the heuristic
-#: search's (which also breaks ties among equally good exact answers).
+#: The share of the move's time the exact search may plan to use (the rest: the heuristic's).
 EXACT_SHARE = 0.8
 #: The longest slice of the exact search, as a share of the move's time (see ``_sliced``),
 #: and the shortest slice whose rate is trusted (a call's fixed cost weighs in below).
 EXACT_SLICE = 0.1
 MEASURABLE = 0.01
-#: The searcher model (see ``LureProbe``): the horizons it deepens through, and its budget,
-#: counted as a new search's nodes over all its depths (a three-ply search of a Rubik's Flip
-#: midgame takes 3,000-15,000, a five-ply one 45,000-190,000 after a ninth-tile action and
-#: 10,000-70,000 after a tenth-tile one). An opponent's budget is not known to the node: a
-#: search of at most LURE_SURE nodes is taken to finish, one of more than LURE_NODES not to,
-#: and one in between to finish with a chance falling evenly from one to none
-#: (``finish_chance``). The frozen old *hard* at 0.9 CPU s a move, garbage collected before
-#: each move as in a match, finished every five-ply search of up to 45,000 such nodes, 83%
-#: of those of 45,000-50,000, 76% of 50,000-55,000, 58% of 55,000-60,000, 3 of 9 of
-#: 60,000-70,000 and none of the 331 bigger ones (``bench/old_hard_judge.py``; docs/ai.md).
-LURE_DEPTHS = (1, 3, 5)
-LURE_SURE = 45_000
-LURE_NODES = 70_000
-#: The searcher model's table (``2**MODEL_TABLE_BITS`` slots: small, as it is cleared before
-#: every search, as an opponent's own search starts empty).
+#: The searcher model's table (``2**MODEL_TABLE_BITS`` slots: it is cleared every search).
 MODEL_TABLE_BITS = 16
-#: How many of the replies a shallow search ranks first (often a dozen or more tie) are
-#: checked exactly at first: a random sample estimates the share that lose at a fraction of
-#: the cost. The time the traps leave checks as many more in each round (see ``_traps``).
-SEARCHER_CHECKED = 4
-#: The MCTS opponent model: iterations (OpenSpiel's MCTSBot affords 2,300-5,400 in the 0.9 s
-#: *hard* thinks; models of 1,500 and 5,000 predicted its mistakes about equally well,
-#: docs/ai.md, and a cheaper one leaves time for the searcher model), its UCT constant
-#: (MCTSBot's) and how many of the most visited replies are checked exactly (the rest hold
-#: few visits).
-MCTS_ITERATIONS = 2000
-MCTS_EXPLORATION = 2.0
-MCTS_CHECKED = 3
-#: The most MCTS searches averaged into one action's figure (the searcher's figures are
-#: refined after those, best first, until final). The first is made for every drawing
-#: action; the time left after the traps are counted (the MCTS model costs about 3 ms an
-#: action, so most of the move at the ninth and tenth tiles) buys more, in rounds over all of
-#: them. One search's figure is noisy, and the highest of dozens of noisy figures is mostly
-#: noise: the mean of four predicted MCTSBot's mistakes better than one (docs/ai.md).
+#: The most MCTS searches averaged into one action's figure, in rounds with the time left.
 MCTS_SAMPLES = 8
-#: Watching the opponent: once at least WATCH_MIN of its moves could be compared with the
-#: searcher model's first choices (moves where those were not every legal action), it is taken
-#: for a shallow searcher if at least WATCH_AGREE of them were among those choices, and for
-#: another kind of player (OpenSpiel's MCTSBot agreed with 0-2 of 5-8) if at most
-#: WATCH_DISAGREE were; the traps are then measured with the model that fits alone (the other
-#: model's time goes to it). In between, both models are measured.
+#: Watching the opponent: after WATCH_MIN comparable moves, a share of at least WATCH_AGREE
+#: among the searcher model's choices means a shallow searcher, at most WATCH_DISAGREE
+#: another kind of player; the traps are then measured with the model that fits alone.
 WATCH_MIN = 3
 WATCH_AGREE = 0.8
 WATCH_DISAGREE = 0.4
@@ -431,180 +399,3 @@ def _strongest(actions: list[int], figures: dict[int, float]) -> list[int]:
         return actions
     top = max(figures[a] for a in actions)
     return [a for a in actions if figures[a] == top]
-
-
-class LureProbe:
-    """How likely a fallible opponent is to answer ``child`` (the packed ``position``, after
-    one drawing action) with a losing reply, by two kinds of opponent (replies checked
-    exactly, each at most once; ``agent`` gives the searches, its transposition table and its
-    random generator, so the figures are reproducible with the agent's seed):
-
-    * :meth:`sampled`, a Monte Carlo tree search with random rollouts: the share of the
-      visits of a compiled UCT search of :data:`MCTS_ITERATIONS` iterations that went to
-      losing replies among its :data:`MCTS_CHECKED` most visited. (Against OpenSpiel's
-      MCTSBot this share predicts its real mistakes better than weighting replies by random
-      playouts, which the first version did: correlation 0.69 against 0.54 over 72 measured
-      actions; docs/ai.md.) A search is random: averaging a few sharpens the figure.
-    * :meth:`searched`, a searcher with a short horizon that deepens through
-      :data:`LURE_DEPTHS` with the game's evaluation, each search from an empty table, and
-      plays what its deepest finished depth ranks first: the share of losing replies among
-      those first choices (estimated from :data:`SEARCHER_CHECKED` more of them at random
-      each call where more tie), weighted by the chance it finishes the last depth
-      (``finish_chance``; see :func:`shallow_choices` and :func:`deeper_choices`). (Near the
-      end a deep search is cheap and sees the loss, so a lure there counts for nothing.
-      Depths are odd, as the game's own search deepens: an even horizon ends on the
-      opponent's placement.)
-    """
-
-    def __init__(self, agent: ExactSearchAgent, child: State, position: int) -> None:
-        self.agent, self.child = agent, child
-        self.replies = {
-            reply: (after, end) for reply, after, end in agent.kernel.children(position)
-        }
-        self.lost: dict[int, bool] = {}
-        #: The searcher model's horizons (None: not searched yet): the shallower one's first
-        #: choices, then the last depth's if it may finish, each with its weight.
-        self.horizons: list[Horizon] | None = None
-        self.deepened = False
-
-    def loses(self, reply: int) -> bool:
-        """Whether ``reply`` loses for the opponent (the agent's exact search; remembered)."""
-        if reply not in self.lost:
-            self.lost[reply] = self.agent._loses(*self.replies[reply])
-        return self.lost[reply]
-
-    def sampled(self, iterations: int = MCTS_ITERATIONS) -> float:
-        """One MCTS search's figure (a new search each call: average a few for precision)."""
-        agent = self.agent
-        tree = agent.mcts.search(self.child, agent.rng, iterations, None, MCTS_EXPLORATION)
-        visits = {reply: n for reply, (n, _) in tree.actions.items()}
-        likely = sorted(visits, key=visits.__getitem__, reverse=True)[:MCTS_CHECKED]
-        return sum(visits[reply] for reply in likely if self.loses(reply)) / sum(visits.values())
-
-    def searched(self) -> float:
-        """The short-horizon searcher's figure from the replies checked so far: the first call
-        searches the shallower depths and checks up to :data:`SEARCHER_CHECKED` of their
-        first choices at random, each later one that many more (see
-        :attr:`searched_exactly`). The last depth is searched by the first call after one of
-        those choices has been found to lose: until then the figure is nought either way (a
-        deeper search that does not see the end is too dear to finish; one that does never
-        chooses a loss), and an action that cannot be a trap costs no deep search."""
-        agent = self.agent
-        if self.horizons is None:
-            choices = shallow_choices(agent.model, self.child, agent.rng)
-            self.horizons = [Horizon(1.0, agent.rng.sample(choices, len(choices)))]
-            self.horizons[0].check(self.loses)
-            return self.horizons[0].share(self.loses)
-        for horizon in self.horizons:
-            horizon.check(self.loses)
-        shallow = self.horizons[0]
-        if self._deepens:
-            self.deepened = True
-            deeper = deeper_choices(agent.model, self.child, agent.rng)
-            if deeper is not None:
-                chance, choices = deeper
-                shallow.weight = 1.0 - chance
-                self.horizons.append(Horizon(chance, agent.rng.sample(choices, len(choices))))
-                self.horizons[-1].check(self.loses)
-        return sum(horizon.weight * horizon.share(self.loses) for horizon in self.horizons)
-
-    @property
-    def _deepens(self) -> bool:
-        """Whether the last depth is still to be searched (a shallower choice loses)."""
-        assert self.horizons is not None  # searched once
-        return not self.deepened and any(map(self.loses, self.horizons[0].checked))
-
-    @property
-    def searched_exactly(self) -> bool:
-        """Whether :meth:`searched` has checked every one of the searcher's first choices, at
-        every depth it needs."""
-        return (
-            self.horizons is not None
-            and all(not h.unchecked for h in self.horizons)
-            and not self._deepens
-        )
-
-
-@dataclass
-class Horizon:
-    """One depth of the searcher model in :class:`LureProbe`: the chance it is the one the
-    opponent plays from, and its first choices, checked and not yet."""
-
-    weight: float
-    unchecked: list[int]
-    checked: list[int] = field(default_factory=list)
-
-    def check(self, loses: Callable[[int], bool]) -> None:
-        """Check :data:`SEARCHER_CHECKED` more of the choices with ``loses``."""
-        batch = self.unchecked[:SEARCHER_CHECKED]
-        del self.unchecked[:SEARCHER_CHECKED]
-        for reply in batch:
-            loses(reply)
-        self.checked += batch
-
-    def share(self, loses: Callable[[int], bool]) -> float:
-        """The share of the checked choices that lose."""
-        return sum(map(loses, self.checked)) / len(self.checked)
-
-
-def finish_chance(nodes: int) -> float:
-    """The chance that an opponent finishes a search of ``nodes`` nodes: one up to
-    :data:`LURE_SURE`, falling evenly to none at :data:`LURE_NODES`.
-
-    >>> middle = (LURE_SURE + LURE_NODES) // 2
-    >>> finish_chance(LURE_SURE), finish_chance(middle), finish_chance(LURE_NODES)
-    (1.0, 0.5, 0.0)
-    """
-    if nodes <= LURE_SURE:
-        return 1.0
-    return max(0.0, (LURE_NODES - nodes) / (LURE_NODES - LURE_SURE))
-
-
-def _new_search(
-    searcher: Searcher, state: State, rng: random.Random, depth: int, max_nodes: int
-) -> KernelSearchResult:
-    """The searcher model's search of ``state`` to ``depth`` (odd depths), from an empty table
-    as an opponent's own search would start (its nodes and choices do not depend on earlier
-    searches)."""
-    from flipgames.kernels.search import iterative_deepening
-
-    searcher.forget()
-    return iterative_deepening(searcher, state, rng, depth, max_nodes=max_nodes, depth_step=2)
-
-
-def _first(result: KernelSearchResult, state: State) -> list[int]:
-    """The actions ``result`` ranks first (every legal one if no depth finished)."""
-    if not result.scores:
-        return list(state.legal_actions())
-    top = max(result.scores.values())
-    return [action for action, score in result.scores.items() if score == top]
-
-
-def shallow_choices(searcher: Searcher, state: State, rng: random.Random) -> list[int]:
-    """The searcher model's first choices at the deepest of :data:`LURE_DEPTHS` but the last
-    that it surely finishes (within :data:`LURE_SURE` nodes)."""
-    return _first(_new_search(searcher, state, rng, LURE_DEPTHS[-2], LURE_SURE), state)
-
-
-def deeper_choices(
-    searcher: Searcher, state: State, rng: random.Random
-) -> tuple[float, list[int]] | None:
-    """The chance that the searcher model finishes the last of :data:`LURE_DEPTHS` in
-    ``state`` (``finish_chance`` of that search's nodes), and its first choices there; None
-    if it does not finish within :data:`LURE_NODES` or a shallower depth proved the result
-    (an opponent stops deepening there)."""
-    depth = LURE_DEPTHS[-1]
-    result = _new_search(searcher, state, rng, depth, LURE_NODES)
-    if result.depth < depth:
-        return None
-    return finish_chance(result.nodes), _first(result, state)
-
-
-def searcher_choices(searcher: Searcher, state: State, rng: random.Random) -> list[int]:
-    """The actions the searcher model most likely plays in ``state``: the first choices of
-    the last of :data:`LURE_DEPTHS` if it finishes there at least half the time, else of the
-    one before (what the watch compares an opponent's moves with)."""
-    deeper = deeper_choices(searcher, state, rng)
-    if deeper is not None and deeper[0] >= 0.5:
-        return deeper[1]
-    return shallow_choices(searcher, state, rng)
