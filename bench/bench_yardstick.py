@@ -1,6 +1,8 @@
-"""FlipFlop 5x5 kernel against the issue's C yardstick, interleaved, as a ratio.
+"""FlipFlop 5x5 kernel against a plain C yardstick, interleaved, as a ratio.
 
-The yardstick (``../shared/yardsticks/ff_playout.c`` next to the project, or ``--source``) is
+The yardstick is a C program kept beside the repository, not in it (by default
+``shared/yardsticks/ff_playout.c`` in the folder that holds the checkout; ``--source`` names
+another). It is
 compiled at run time into a temporary folder with the build line from its header (``gcc -O2``;
 ``--cc`` picks another compiler) and never kept. Rounds alternate: C random playouts for
 ``--seconds``, then the kernel's for as long; each round prints both rates and their ratio,
