@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flipgames.agents.base import Agent
 from flipgames.core.errors import FlipgamesError
@@ -42,7 +42,7 @@ class NoKernelMCTSError(FlipgamesError, ValueError):
     """A kernel MCTS asked of a game without one (or with the kernels switched off)."""
 
 
-def kernel_mcts(game: Game) -> KernelMCTS | None:
+def kernel_mcts(game: Game) -> KernelMCTS[Any] | None:
     """A new compiled MCTS for ``game``, or None where it has none."""
     kernel = kernel_for(game)
     if kernel is None:

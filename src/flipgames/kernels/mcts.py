@@ -39,7 +39,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -65,6 +65,8 @@ NODES, EDGES, DEPTH = range(3)
 TreeArrays = tuple[I64, I64, I64, I64, I64, F64, I64, I64, I64, I32, I32, I64]
 
 A = TypeVar("A", I64, I32, F64)
+#: The game's kernel class a search runs over.
+K = TypeVar("K")
 
 #: Iterations of the first chunk of a timed search (its rate sizes the next chunks).
 FIRST_CHUNK = 16
@@ -252,14 +254,16 @@ class RootStats:
         return max(self.actions.items(), key=lambda item: (item[1][0], -item[0]))[0]
 
 
-class KernelMCTS(ABC):
-    """A game's compiled MCTS: its Python side. A subclass sets up the root from a reference
-    state (:meth:`_root`) and runs its compiled iterations (:meth:`_run`)."""
+class KernelMCTS(ABC, Generic[K]):
+    """A game's compiled MCTS over its ``kernel``: its Python side. A subclass sets up the
+    root from a reference state (:meth:`_root`) and runs its compiled iterations
+    (:meth:`_run`)."""
 
     #: The most legal actions a position of the game can have.
     max_moves: int
 
-    def __init__(self) -> None:
+    def __init__(self, kernel: K) -> None:
+        self.kernel = kernel
         self.tree = Tree(1024, 1024 * 16)
         #: The line of play: the game's positions since its last irreversible action, then the
         #: tree path and the rollout of the current iteration (three words per position).
@@ -378,6 +382,6 @@ class KernelMCTS(ABC):
 class MCTSKernel(Protocol):
     """A kernel with a compiled MCTS."""
 
-    def mcts(self) -> KernelMCTS:
+    def mcts(self) -> KernelMCTS[Any]:
         """A new compiled MCTS over this kernel."""
         ...

@@ -38,7 +38,7 @@ import random
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -229,12 +229,20 @@ def record_cutoff(
     history[move] += depth * depth
 
 
-class TableSearcher:
-    """What a game's searcher keeps between moves: the transposition table (``2**table_bits``
-    slots of 16 bytes), two killers per ply, the history of cut-offs per action id, and per
-    ply the move list and its order keys (``plies`` rows of ``max_moves``)."""
+#: The game's kernel class a searcher runs over.
+K = TypeVar("K")
 
-    def __init__(self, table_bits: int, actions: int, plies: int, max_moves: int) -> None:
+
+class TableSearcher(Generic[K]):
+    """What a game's searcher over its ``kernel`` keeps between moves: the transposition table
+    (``2**table_bits`` slots of 16 bytes), two killers per ply, the history of cut-offs per
+    action id, and per ply the move list and its order keys (``plies`` rows of
+    ``max_moves``)."""
+
+    def __init__(
+        self, kernel: K, table_bits: int, actions: int, plies: int, max_moves: int
+    ) -> None:
+        self.kernel = kernel
         self.table = (
             np.zeros(1 << table_bits, dtype=np.int64),
             np.zeros(1 << table_bits, dtype=np.int64),

@@ -33,6 +33,7 @@ resets it and ignores its action (Gymnasium's *next-step* autoreset).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -188,10 +189,15 @@ def write_bits(observations: npt.NDArray[np.float32], e: int, offset: int, bits:
         bits ^= low
 
 
-class EnvBatch(ABC):
+#: The game's kernel class a batch runs over.
+K = TypeVar("K")
+
+
+class EnvBatch(ABC, Generic[K]):
     """``num_envs`` games of one seat against a uniformly random opponent, as arrays: the
-    Python side of a game's vector kernel. A subclass sets up its game's words and compiled
-    functions in :meth:`_reset_all` and :meth:`_step_all`.
+    Python side of a game's vector kernel (over its ``kernel``). A subclass takes
+    ``(kernel, num_envs, seat, max_plies)``, gives this constructor its game's sizes, and runs
+    its compiled functions in :meth:`_reset_all` and :meth:`_step_all`.
 
     After :meth:`reset` and after every :meth:`step`, the output arrays hold each
     environment's observation (``observations``, flat), mask, reward, ``terminated``,
@@ -203,6 +209,7 @@ class EnvBatch(ABC):
 
     def __init__(
         self,
+        kernel: K,
         num_envs: int,
         seat: int | None,
         max_plies: int,
@@ -219,6 +226,7 @@ class EnvBatch(ABC):
         if max_plies < 1:
             raise ValueError(f"max_plies must be at least 1, not {max_plies}")
         n = num_envs
+        self.kernel = kernel
         self.num_envs = n
         self.seat = RANDOM_SEAT if seat is None else seat
         self.max_plies = max_plies

@@ -51,13 +51,12 @@ from flipgames.games.checkered_flag.batch_graph import (
 from flipgames.games.checkered_flag.notation import CHOOSE, OVER, SPIN, START
 from flipgames.kernels.graphs import Expansion, build_graph
 from flipgames.kernels.jit import seeded
+from flipgames.kernels.parts import HasMCTS, HasVector
 from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
-    from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
     from flipgames.games.checkered_flag.rules import CheckeredFlag, CheckeredFlagState
-    from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
 
 
 class PerftUnsupportedError(FlipgamesError, ValueError):
@@ -285,8 +284,13 @@ def _expand(
     return to_move, terminal_return, counts, children[:edges], weights_out[:edges]
 
 
-class CheckeredFlagKernel:
-    """The kernel for one :class:`~.rules.CheckeredFlag` option set."""
+class CheckeredFlagKernel(HasMCTS, HasVector):
+    """The kernel for one :class:`~.rules.CheckeredFlag` option set. Its MCTS (chance nodes
+    included) is in :mod:`.mcts_kernel`; its batch of races, chance drawn inside, in
+    :mod:`.vector_kernel`."""
+
+    mcts_class = "CheckeredFlagMCTS"
+    vector_class = "CheckeredFlagBatch"
 
     def __init__(self, game: CheckeredFlag) -> None:
         self.game = game
@@ -300,19 +304,6 @@ class CheckeredFlagKernel:
         self.no_passing_at = tables.no_passing_at
         self.goal = tables.goal
         self.root = self.encode(game.new_initial_state())
-
-    def mcts(self) -> CheckeredFlagMCTS:
-        """A compiled MCTS over this kernel, chance nodes included (see :mod:`.mcts_kernel`)."""
-        from flipgames.games.checkered_flag.mcts_kernel import CheckeredFlagMCTS
-
-        return CheckeredFlagMCTS(self)
-
-    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> CheckeredFlagBatch:
-        """``num_envs`` races of one seat against a random opponent, chance drawn inside,
-        stepped together in compiled code (see :mod:`.vector_kernel`)."""
-        from flipgames.games.checkered_flag.vector_kernel import CheckeredFlagBatch
-
-        return CheckeredFlagBatch(self, self.game.num_distinct_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         return self.traced_playouts(n, seed, max_plies, traced=0)[0]

@@ -194,12 +194,11 @@ def _run(
     return iterations
 
 
-class CheckeredFlagMCTS(KernelMCTS):
+class CheckeredFlagMCTS(KernelMCTS["CheckeredFlagKernel"]):
     """The compiled MCTS of one Checkered Flag option set; see the module docstring."""
 
     def __init__(self, kernel: CheckeredFlagKernel) -> None:
-        super().__init__()
-        self.kernel = kernel
+        super().__init__(kernel)
         width = kernel.outcome_ids.shape[1] + 3
         self.max_moves = width
         self.actions = np.zeros(width, dtype=np.int64)
@@ -211,8 +210,7 @@ class CheckeredFlagMCTS(KernelMCTS):
         )  # fmt: skip
 
     def _root(self, state: State) -> None:
-        if state.game.name != self.kernel.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
+        self.kernel.check_state(state)
         key = self.kernel.encode(state)
         # No repetition in a race: the line of play is the root alone (unused).
         self._set_root((key,), state.current_player, list(state.legal_actions()), [(0, 0, 0)])

@@ -204,24 +204,20 @@ def _step_all(
         _observe(s, out, e, length, params)
 
 
-class CheckeredFlagBatch(EnvBatch):
+class CheckeredFlagBatch(EnvBatch["CheckeredFlagKernel"]):
     """A batch of Checkered Flag races of one option set; see the module docstring."""
 
     def __init__(
-        self,
-        kernel: CheckeredFlagKernel,
-        num_actions: int,
-        num_envs: int,
-        seat: int | None,
-        max_plies: int,
+        self, kernel: CheckeredFlagKernel, num_envs: int, seat: int | None, max_plies: int
     ) -> None:
+        num_actions = kernel.game.num_distinct_actions
         length = len(kernel.crash_at)
         width = kernel.outcome_ids.shape[1] + 3
         # After the agent's choice: its spin, the opponent's choice, the opponent's spin (a
         # choice that leaves a crash circle has no spin); at a reset the start spin first.
         super().__init__(
-            num_envs, seat, max_plies, 2 * (1 + length + GEARS) + PHASES + 1, num_actions, 6,
-            width, max_replies=3,
+            kernel, num_envs, seat, max_plies, 2 * (1 + length + GEARS) + PHASES + 1, num_actions,
+            6, width, max_replies=3,
         )  # fmt: skip
         self.tables: Tables = (
             kernel.outcome_ids, kernel.outcome_weights, kernel.moves, kernel.start_first,

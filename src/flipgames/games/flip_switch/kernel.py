@@ -52,13 +52,12 @@ from flipgames.core.progress import Progress, silent
 from flipgames.games.flip_switch.notation import FACE_DOWN, NO_SWITCH, UNCLAIMED, orthogonal_pairs
 from flipgames.kernels.graphs import Expansion, build_graph
 from flipgames.kernels.jit import seeded
+from flipgames.kernels.parts import HasMCTS, HasVector
 from flipgames.kernels.sampling import uniform, weighted
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
-    from flipgames.games.flip_switch.mcts_kernel import FlipSwitchMCTS
     from flipgames.games.flip_switch.rules import FlipSwitch, FlipSwitchState
-    from flipgames.games.flip_switch.vector_kernel import FlipSwitchBatch
 
 SIZE: Final = 3
 SQUARES: Final = 9
@@ -481,8 +480,14 @@ def _symmetries() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDA
     return square_maps, pair_maps, shape_maps
 
 
-class FlipSwitchKernel:
-    """The kernel for one :class:`~.rules.FlipSwitch` option set (3x3, 3 shapes, 3 copies)."""
+class FlipSwitchKernel(HasMCTS, HasVector):
+    """The kernel for one :class:`~.rules.FlipSwitch` option set (3x3, 3 shapes, 3 copies).
+    Its MCTS (flips are chance nodes; the match and the repetition rule included) is in
+    :mod:`.mcts_kernel`; its batch of matches, each flip's shape drawn inside when it is made,
+    in :mod:`.vector_kernel`."""
+
+    mcts_class = "FlipSwitchMCTS"
+    vector_class = "FlipSwitchBatch"
 
     def __init__(self, game: FlipSwitch) -> None:
         self.game = game
@@ -497,20 +502,6 @@ class FlipSwitchKernel:
         self.passing = bool(game.passing)
         self.rounds = game.rounds
         self.square_maps, self.pair_maps, self.shape_maps = _symmetries()
-
-    def mcts(self) -> FlipSwitchMCTS:
-        """A compiled MCTS over this kernel: flips are chance nodes, the match and the
-        repetition rule included (see :mod:`.mcts_kernel`)."""
-        from flipgames.games.flip_switch.mcts_kernel import FlipSwitchMCTS
-
-        return FlipSwitchMCTS(self)
-
-    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipSwitchBatch:
-        """``num_envs`` matches of one seat against a random opponent, each flip's shape drawn
-        inside when it is made, stepped together in compiled code (see :mod:`.vector_kernel`)."""
-        from flipgames.games.flip_switch.vector_kernel import FlipSwitchBatch
-
-        return FlipSwitchBatch(self, self.game.num_distinct_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         return self.traced_playouts(n, seed, max_plies, traced=0)[0]

@@ -363,14 +363,13 @@ def _stretch(state: FlipSwitchState) -> list[FlipSwitchState]:
     return line[::-1]
 
 
-class FlipSwitchMCTS(KernelMCTS):
+class FlipSwitchMCTS(KernelMCTS["FlipSwitchKernel"]):
     """The compiled MCTS of one Flip Switch option set; see the module docstring."""
 
     max_moves = MAX_ACTIONS
 
     def __init__(self, kernel: FlipSwitchKernel) -> None:
-        super().__init__()
-        self.kernel = kernel
+        super().__init__(kernel)
         self.tables: Tables = (kernel.lines, kernel.pairs, kernel.passing, kernel.rounds)
         self.scratch: Scratch = (
             np.zeros(SQUARES, np.int64), np.zeros(SHAPES, np.int64),

@@ -282,20 +282,15 @@ def _step_all(
         _observe(s, out, e, tables, params)
 
 
-class FlipSwitchBatch(EnvBatch):
+class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
     """A batch of Flip Switch matches of one option set; see the module docstring."""
 
     def __init__(
-        self,
-        kernel: FlipSwitchKernel,
-        num_actions: int,
-        num_envs: int,
-        seat: int | None,
-        max_plies: int,
+        self, kernel: FlipSwitchKernel, num_envs: int, seat: int | None, max_plies: int
     ) -> None:
         super().__init__(
-            num_envs, seat, max_plies, PLANES * SQUARES, num_actions, WORDS, MAX_ACTIONS,
-            max_replies=MAX_REPLIES,
+            kernel, num_envs, seat, max_plies, PLANES * SQUARES, kernel.game.num_distinct_actions,
+            WORDS, MAX_ACTIONS, max_replies=MAX_REPLIES,
         )  # fmt: skip
         self.tables: Tables = (kernel.lines, kernel.pairs)
         self.weights = np.zeros((num_envs, SHAPES), dtype=np.int64)

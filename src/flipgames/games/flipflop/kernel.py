@@ -55,14 +55,12 @@ from flipgames.kernels.jit import (
     seeded,
     store_playout,
 )
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
     from flipgames.games.flipflop.endgame import FlipFlopEndgameTable
-    from flipgames.games.flipflop.mcts_kernel import FlipFlopMCTS
     from flipgames.games.flipflop.rules import FlipFlop
-    from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
-    from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
 
 I64 = npt.NDArray[np.int64]
 I16 = npt.NDArray[np.int16]
@@ -359,8 +357,13 @@ def _enumerate(
 # --- the kernel -------------------------------------------------------------------------------
 
 
-class FlipFlopKernel:
-    """The compiled FlipFlop of one size; see the module docstring."""
+class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
+    """The compiled FlipFlop of one size; see the module docstring. Its MCTS, alpha-beta and
+    batch are in :mod:`.mcts_kernel`, :mod:`.search_kernel` and :mod:`.vector_kernel`."""
+
+    mcts_class = "FlipFlopMCTS"
+    searcher_class = "FlipFlopSearcher"
+    vector_class = "FlipFlopBatch"
 
     def __init__(self, name: str, size: int) -> None:
         self.name = name
@@ -375,10 +378,6 @@ class FlipFlopKernel:
         area = self.geometry.area
         mask = (1 << area) - 1
         return key & mask, key >> area & mask, key >> 2 * area & mask, key >> 3 * area
-
-    def _check_state(self, state: State) -> None:
-        if state.game.name != self.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.name} kernel")
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         """``n`` uniformly random games from the start, seeded."""
@@ -427,29 +426,9 @@ class FlipFlopKernel:
             [int(row[-1]) for row in legal[:rows]],
         )
 
-    def searcher(self, table_bits: int = 20) -> FlipFlopSearcher:
-        """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
-        transposition table of ``2**table_bits`` slots."""
-        from flipgames.games.flipflop.search_kernel import FlipFlopSearcher
-
-        return FlipFlopSearcher(self, table_bits)
-
-    def mcts(self) -> FlipFlopMCTS:
-        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
-        from flipgames.games.flipflop.mcts_kernel import FlipFlopMCTS
-
-        return FlipFlopMCTS(self)
-
-    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFlopBatch:
-        """``num_envs`` environments of one seat against a random opponent, stepped together
-        in compiled code (see :mod:`.vector_kernel`)."""
-        from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
-
-        return FlipFlopBatch(self, num_envs, seat, max_plies)
-
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
-        self._check_state(state)
+        self.check_state(state)
         if depth < 0:
             raise ValueError(f"perft depth must be at least 0, got {depth}")
         if depth == 0:
@@ -490,7 +469,7 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
 
     def encode(self, state: State) -> int:
         """The node key of a reference state: its key or its mirror image's, the smaller."""
-        self._check_state(state)
+        self.check_state(state)
         key = state.key()
         assert isinstance(key, int)
         return int(_canonical(key, self.geometry.area, self.mirror, True))
@@ -544,7 +523,7 @@ class FlipFlop5x5Kernel(FlipFlopKernel):
     endgame_pieces = 4
 
     def covers(self, state: State, max_pieces: int) -> bool:
-        self._check_state(state)
+        self.check_state(state)
         key = state.key()
         assert isinstance(key, int)
         white, black, _, _ = self.unpack(key)

@@ -148,20 +148,19 @@ def _run(
     return iterations
 
 
-class FlipFlopMCTS(KernelMCTS):
+class FlipFlopMCTS(KernelMCTS["FlipFlopKernel"]):
     """The compiled MCTS of one FlipFlop size; see the module docstring."""
 
     max_moves = MAX_MOVES
 
     def __init__(self, kernel: FlipFlopKernel) -> None:
-        super().__init__()
+        super().__init__(kernel)
         g = kernel.geometry
-        self.kernel = kernel
         self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def _root(self, state: State) -> None:
-        self.kernel._check_state(state)
+        self.kernel.check_state(state)
         root = cast("FlipFlopState", state)
         line = [root]
         for _ in range(root.quiet):

@@ -220,14 +220,13 @@ def _negamax(
     return best
 
 
-class FlipFlopSearcher(TableSearcher):
+class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
     """A FlipFlop alpha-beta with its own transposition table (``2**table_bits`` slots, 16
     bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: FlipFlopKernel, table_bits: int = 20) -> None:
         g = kernel.geometry
-        super().__init__(table_bits, g.area * g.area, MAX_PLY, MAX_MOVES)
-        self.kernel = kernel
+        super().__init__(kernel, table_bits, g.area * g.area, MAX_PLY, MAX_MOVES)
         self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0)
@@ -235,7 +234,7 @@ class FlipFlopSearcher(TableSearcher):
 
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` as the root, with the game's positions since the last capture."""
-        self.kernel._check_state(state)
+        self.kernel.check_state(state)
         root = cast("FlipFlopState", state)
         line = [root]
         for _ in range(root.quiet):

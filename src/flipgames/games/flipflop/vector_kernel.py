@@ -167,13 +167,15 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, rays: I64, lengths: I64, pa
         _observe(s, out, e, params)
 
 
-class FlipFlopBatch(EnvBatch):
+class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
     """A batch of FlipFlop environments of one size; see the module docstring."""
 
     def __init__(self, kernel: FlipFlopKernel, num_envs: int, seat: int | None, max_plies: int):
         g = kernel.geometry
         area = g.area
-        super().__init__(num_envs, seat, max_plies, PLANES * area, area * area, 3, MAX_MOVES)
+        super().__init__(
+            kernel, num_envs, seat, max_plies, PLANES * area, area * area, 3, MAX_MOVES
+        )
         white, black = g.start
         self.params = np.array(
             [g.goals[0], g.goals[1], area, white, black, self.seat, max_plies], dtype=np.int64

@@ -35,12 +35,10 @@ from flipgames.games.flipfour.board import (
 )
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
 from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
-    from flipgames.games.flipfour.mcts_kernel import FlipFourMCTS
-    from flipgames.games.flipfour.search_kernel import FlipFourSearcher
-    from flipgames.games.flipfour.vector_kernel import FlipFourBatch
 
 I64 = npt.NDArray[np.int64]
 
@@ -261,8 +259,13 @@ def _perft(
     return total
 
 
-class FlipFourKernel:
-    """The compiled FlipFour; see the module docstring."""
+class FlipFourKernel(HasMCTS, HasSearcher, HasVector):
+    """The compiled FlipFour; see the module docstring. Its MCTS, alpha-beta and batch are in
+    :mod:`.mcts_kernel`, :mod:`.search_kernel` and :mod:`.vector_kernel`."""
+
+    mcts_class = "FlipFourMCTS"
+    searcher_class = "FlipFourSearcher"
+    vector_class = "FlipFourBatch"
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -327,30 +330,9 @@ class FlipFourKernel:
         n = _generate(white, black, bishops, hand, player, _REACH, _MOVE_IDS, moves)
         return [int(a) for a in moves[:n]]
 
-    def searcher(self, table_bits: int = 20) -> FlipFourSearcher:
-        """A compiled alpha-beta over this kernel (see :mod:`.search_kernel`), with its own
-        transposition table of ``2**table_bits`` slots."""
-        from flipgames.games.flipfour.search_kernel import FlipFourSearcher
-
-        return FlipFourSearcher(self, table_bits)
-
-    def mcts(self) -> FlipFourMCTS:
-        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
-        from flipgames.games.flipfour.mcts_kernel import FlipFourMCTS
-
-        return FlipFourMCTS(self)
-
-    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> FlipFourBatch:
-        """``num_envs`` environments of one seat against a random opponent, stepped together
-        in compiled code (see :mod:`.vector_kernel`)."""
-        from flipgames.games.flipfour.vector_kernel import FlipFourBatch
-
-        return FlipFourBatch(self.tables, num_envs, seat, max_plies)
-
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
-        if state.game.name != self.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.name} kernel")
+        self.check_state(state)
         if depth < 0:
             raise ValueError(f"perft depth must be at least 0, got {depth}")
         key = state.key()

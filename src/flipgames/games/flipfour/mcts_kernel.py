@@ -174,19 +174,17 @@ def _run(
     return iterations
 
 
-class FlipFourMCTS(KernelMCTS):
+class FlipFourMCTS(KernelMCTS["FlipFourKernel"]):
     """FlipFour's compiled MCTS; see the module docstring."""
 
     max_moves = MAX_ACTIONS
 
     def __init__(self, kernel: FlipFourKernel) -> None:
-        super().__init__()
-        self.kernel = kernel
+        super().__init__(kernel)
         self.moves = np.zeros(MAX_ACTIONS, dtype=np.int64)
 
     def _root(self, state: State) -> None:
-        if state.game.name != self.kernel.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
+        self.kernel.check_state(state)
         root = cast("FlipFourState", state)
         line = [root]
         while True:

@@ -219,13 +219,12 @@ def _negamax(
     return best
 
 
-class FlipFourSearcher(TableSearcher):
+class FlipFourSearcher(TableSearcher["FlipFourKernel"]):
     """A FlipFour alpha-beta with its own transposition table (``2**table_bits`` slots, 16
     bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: FlipFourKernel, table_bits: int = 20) -> None:
-        super().__init__(table_bits, NUM_ACTIONS, MAX_PLY, MAX_ACTIONS)
-        self.kernel = kernel
+        super().__init__(kernel, table_bits, NUM_ACTIONS, MAX_PLY, MAX_ACTIONS)
         self.scoring = (_WINDOWS, _WINDOW_WEIGHT)
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0, 0, 0)
@@ -233,8 +232,7 @@ class FlipFourSearcher(TableSearcher):
 
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` as the root, with the game's positions since the last drop."""
-        if state.game.name != self.kernel.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
+        self.kernel.check_state(state)
         root = cast("FlipFourState", state)
         line = [root]
         while True:

@@ -20,7 +20,13 @@ import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
 from flipgames.games.flipfour.board import NUM_SQUARES, PIECES_IN_HAND
-from flipgames.games.flipfour.kernel import MAX_ACTIONS, _apply, _generate, _status
+from flipgames.games.flipfour.kernel import (
+    MAX_ACTIONS,
+    FlipFourKernel,
+    _apply,
+    _generate,
+    _status,
+)
 from flipgames.games.flipfour.notation import NUM_ACTIONS
 from flipgames.games.flipfour.tensor import PLANES
 from flipgames.kernels.jit import jit, occurrences
@@ -169,14 +175,14 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64
         _observe(s, out, e)
 
 
-class FlipFourBatch(EnvBatch):
+class FlipFourBatch(EnvBatch["FlipFourKernel"]):
     """A batch of FlipFour environments; see the module docstring."""
 
-    def __init__(self, tables: Tables, num_envs: int, seat: int | None, max_plies: int):
+    def __init__(self, kernel: FlipFourKernel, num_envs: int, seat: int | None, max_plies: int):
         super().__init__(
-            num_envs, seat, max_plies, PLANES * NUM_SQUARES, NUM_ACTIONS, 6, MAX_ACTIONS
+            kernel, num_envs, seat, max_plies, PLANES * NUM_SQUARES, NUM_ACTIONS, 6, MAX_ACTIONS
         )
-        self.tables = tables
+        self.tables: Tables = kernel.tables
         self.params = np.array([self.seat, max_plies], dtype=np.int64)
 
     def _reset_all(self) -> None:

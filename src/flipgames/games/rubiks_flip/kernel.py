@@ -32,13 +32,11 @@ from flipgames.core.game import TERMINAL
 from flipgames.core.kernel import PlayoutBatch
 from flipgames.games.rubiks_flip.board import LINES
 from flipgames.games.rubiks_flip.notation import FLAP_TARGET, PLACEMENTS
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
-    from flipgames.games.rubiks_flip.mcts_kernel import RubiksFlipMCTS
     from flipgames.games.rubiks_flip.rules import RubiksFlip
-    from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
-    from flipgames.games.rubiks_flip.vector_kernel import RubiksFlipBatch
 
 FULL: Final = 0xFFFF
 NOT_FILE_A: Final = 0xEEEE
@@ -444,8 +442,14 @@ def _search(
     return best
 
 
-class RubiksFlipKernel:
-    """The :class:`~flipgames.core.kernel.Kernel` of one Rubik's Flip option set."""
+class RubiksFlipKernel(HasMCTS, HasSearcher, HasVector):
+    """The :class:`~flipgames.core.kernel.Kernel` of one Rubik's Flip option set. Its MCTS,
+    alpha-beta with the game's evaluation (``hard`` plays it) and batch are in
+    :mod:`.mcts_kernel`, :mod:`.search_kernel` and :mod:`.vector_kernel`."""
+
+    mcts_class = "RubiksFlipMCTS"
+    searcher_class = "RubiksFlipSearcher"
+    vector_class = "RubiksFlipBatch"
 
     #: The transposition keys fold the 8 board symmetries x the 4 face swaps.
     symmetries = 32
@@ -461,27 +465,6 @@ class RubiksFlipKernel:
     def flags(self) -> tuple[int, int, int]:
         """``(flap, king, mover_first)``: the option set as the compiled functions take it."""
         return self.flap, self.king, self.mover_first
-
-    def searcher(self, table_bits: int = 20) -> RubiksFlipSearcher:
-        """A compiled alpha-beta with the game's evaluation over this kernel (see
-        :mod:`.search_kernel`; ``hard`` plays it), with its own transposition table of
-        ``2**table_bits`` slots."""
-        from flipgames.games.rubiks_flip.search_kernel import RubiksFlipSearcher
-
-        return RubiksFlipSearcher(self, table_bits)
-
-    def mcts(self) -> RubiksFlipMCTS:
-        """A compiled MCTS over this kernel (see :mod:`.mcts_kernel`)."""
-        from flipgames.games.rubiks_flip.mcts_kernel import RubiksFlipMCTS
-
-        return RubiksFlipMCTS(self)
-
-    def vector(self, num_envs: int, seat: int | None, max_plies: int) -> RubiksFlipBatch:
-        """``num_envs`` environments of one seat against a random opponent, stepped together
-        in compiled code (see :mod:`.vector_kernel`)."""
-        from flipgames.games.rubiks_flip.vector_kernel import RubiksFlipBatch
-
-        return RubiksFlipBatch(self, self.num_actions, num_envs, seat, max_plies)
 
     def playouts(self, n: int, seed: int, max_plies: int = 200) -> PlayoutBatch:
         returns, lengths, capped = _playouts(n, seed, max_plies, *self.flags)

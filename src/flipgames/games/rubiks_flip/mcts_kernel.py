@@ -153,19 +153,17 @@ def _run(
     return iterations
 
 
-class RubiksFlipMCTS(KernelMCTS):
+class RubiksFlipMCTS(KernelMCTS["RubiksFlipKernel"]):
     """The compiled MCTS of one Rubik's Flip option set; see the module docstring."""
 
     max_moves = MAX_ACTIONS
 
     def __init__(self, kernel: RubiksFlipKernel) -> None:
-        super().__init__()
-        self.kernel = kernel
+        super().__init__(kernel)
         self.moves = np.zeros(MAX_ACTIONS, dtype=np.int64)
 
     def _root(self, state: State) -> None:
-        if state.game.name != self.kernel.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
+        self.kernel.check_state(state)
         first, second, faces = pack(state)
         # No repetition in this game: the line of play is the root alone.
         self._set_root(

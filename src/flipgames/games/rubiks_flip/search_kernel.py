@@ -181,19 +181,18 @@ def _negamax(
     return best
 
 
-class RubiksFlipSearcher(TableSearcher):
+class RubiksFlipSearcher(TableSearcher["RubiksFlipKernel"]):
     """A Rubik's Flip alpha-beta with its own transposition table (``2**table_bits`` slots,
     16 bytes each) and move-ordering memory, kept from one move to the next."""
 
     def __init__(self, kernel: RubiksFlipKernel, table_bits: int = 20) -> None:
-        super().__init__(table_bits, max(FLIP_PARTS.values()) * PLACEMENTS, _PLIES, MAX_ACTIONS)
-        self.kernel = kernel
+        actions = max(FLIP_PARTS.values()) * PLACEMENTS
+        super().__init__(kernel, table_bits, actions, _PLIES, MAX_ACTIONS)
         self.position = (0, 0, 0)
 
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` as the root (nothing before it matters: tiles are only added)."""
-        if state.game.name != self.kernel.name:
-            raise ValueError(f"a {state.game.name} state given to the {self.kernel.name} kernel")
+        self.kernel.check_state(state)
         self.position = pack(state)
         self.new_root()
         return list(state.legal_actions())

@@ -181,18 +181,14 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, params: I64) -> None:
         _observe(s, out, e, params)
 
 
-class RubiksFlipBatch(EnvBatch):
+class RubiksFlipBatch(EnvBatch["RubiksFlipKernel"]):
     """A batch of Rubik's Flip environments of one option set; see the module docstring."""
 
     def __init__(
-        self,
-        kernel: RubiksFlipKernel,
-        num_actions: int,
-        num_envs: int,
-        seat: int | None,
-        max_plies: int,
+        self, kernel: RubiksFlipKernel, num_envs: int, seat: int | None, max_plies: int
     ) -> None:
-        super().__init__(num_envs, seat, max_plies, PLANES * 16, num_actions, 4, MAX_ACTIONS)
+        actions = kernel.num_actions
+        super().__init__(kernel, num_envs, seat, max_plies, PLANES * 16, actions, 4, MAX_ACTIONS)
         self.params = np.array([*kernel.flags, self.seat, max_plies], dtype=np.int64)
 
     def _reset_all(self) -> None:
