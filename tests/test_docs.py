@@ -11,15 +11,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: docs/web.md is rewritten with the web service's split into web/matches/ (its owner's part
-#: of the same change: it still names issue 24 and runs to 647 lines); it joins the checks
-#: when that lands. Nothing else may be added here.
-PENDING = {"docs/web.md"}
-PAGES = sorted(
-    page
-    for page in [ROOT / "README.md", *ROOT.glob("docs/**/*.md")]
-    if str(page.relative_to(ROOT)) not in PENDING
-)
+PAGES = sorted([ROOT / "README.md", *ROOT.glob("docs/**/*.md")])
+#: docs/web.md (666 lines) is to be split by its owner along with the web service; until then
+#: only its length is let through. Nothing else may be added here.
+LONG_FOR_NOW = {"docs/web.md"}
 #: The longest a reference page may be (split by concept beyond it).
 MAX_LINES = 500
 
@@ -74,7 +69,12 @@ def test_no_page_cites_a_file_outside_the_repository(page: Path) -> None:
 
 @pytest.mark.parametrize(
     "page",
-    [p for p in PAGES if p.parent.name == "docs" or p.parent.parent.name == "docs"],
+    [
+        p
+        for p in PAGES
+        if (p.parent.name == "docs" or p.parent.parent.name == "docs")
+        and _name(p) not in LONG_FOR_NOW
+    ],
     ids=_name,
 )
 def test_no_reference_page_is_over_500_lines(page: Path) -> None:
