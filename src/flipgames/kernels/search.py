@@ -309,6 +309,32 @@ class KernelSearchResult:
     scores: dict[int, int]
 
 
+def _root_actions(searcher: Searcher, state: State, only: Collection[int] | None) -> list[int]:
+    """The root's legal actions (``searcher`` takes ``state`` as its root), limited to ``only``
+    when given; ValueError when none of those is legal."""
+    actions = searcher.prepare(state)
+    if only is not None:
+        allowed = set(only)
+        actions = [a for a in actions if a in allowed]
+        if not actions:
+            raise ValueError("none of the root actions to search is legal")
+    return actions
+
+
+def _next_rate(rate: float, measurable: bool, searched: int, spent: float) -> tuple[float, bool]:
+    """The nodes-per-second rate to plan the next iteration with, after one that searched
+    ``searched`` nodes in ``spent`` seconds, and whether a measurable iteration has run.
+
+    A short iteration's rate is rough (the call's fixed cost weighs in, so it errs low) and
+    only replaces the last; once iterations take long enough to measure, deeper ones (fewer
+    table hits, more leaves) run slower per node than shallow ones, so the lowest of those
+    rates is the safe one."""
+    measured = searched / max(spent, 1e-6)
+    long_enough = spent >= MEASURABLE
+    planned = min(rate, measured) if measurable and long_enough else measured
+    return planned, measurable or long_enough
+
+
 def iterative_deepening(
     searcher: Searcher,
     state: State,
@@ -331,12 +357,7 @@ def iterative_deepening(
     ``only`` limits the root to those legal actions (e.g. the ones an exact search found to
     keep the position's value).
     """
-    actions = searcher.prepare(state)
-    if only is not None:
-        allowed = set(only)
-        actions = [a for a in actions if a in allowed]
-        if not actions:
-            raise ValueError("none of the root actions to search is legal")
+    actions = _root_actions(searcher, state, only)
     if len(actions) == 1:
         return KernelSearchResult(actions[0], 0, 0, 0, {actions[0]: 0})
     start = clock()
@@ -359,13 +380,7 @@ def iterative_deepening(
         spent = clock() - began
         searched = int(ctx[NODES]) - nodes_before
         if searched > 0:
-            # A short iteration's rate is rough (the call's fixed cost weighs in, so it errs
-            # low) and only replaces the last; once iterations take long enough to measure,
-            # deeper ones (fewer table hits, more leaves) run slower per node than shallow
-            # ones, so the lowest of those rates is the safe one.
-            measured = searched / max(spent, 1e-6)
-            rate = min(rate, measured) if measurable and spent >= MEASURABLE else measured
-            measurable = measurable or spent >= MEASURABLE
+            rate, measurable = _next_rate(rate, measurable, searched, spent)
         if ctx[ABORTED]:
             # Out of nodes, or out of time; or the plan was made from a rate measured too
             # low: then the same depth goes again with the rate just measured (the table

@@ -265,25 +265,36 @@ class FlipFlop3x3Graph:
             children.append(seen[slots] - 1)
             side ^= 1
         keys = np.concatenate(layers).astype(np.int64)
-        degree = np.concatenate(degrees)
         progress("enumerating positions", done=len(keys), total=len(keys))
-        edge_start = np.zeros(len(keys) + 1, dtype=np.int64)
-        np.cumsum(degree, out=edge_start[1:])
-        edge_child = np.concatenate(children).astype(np.int32)
-        lost = degree == 0
-        mover = keys >> (3 * area)
-        to_move = np.where(lost, TERMINAL, mover).astype(np.int8)
-        # No legal move loses for the side to move.
-        terminal_return = np.where(lost, np.where(mover == 0, -1, 1), 0).astype(np.int8)
-        return PositionGraph(
-            keys=keys,
-            to_move=to_move,
-            terminal_return=terminal_return,
-            edge_start=edge_start,
-            edge_child=edge_child,
-            edge_weight=np.ones(len(edge_child), dtype=np.int64),
-            symmetries=2 if fold else 1,
-        )
+        return _assemble(keys, np.concatenate(degrees), children, area, fold)
+
+
+def _assemble(
+    keys: npt.NDArray[np.int64],
+    degree: npt.NDArray[np.int64],
+    children: list[npt.NDArray[np.int32]],
+    area: int,
+    fold: bool,
+) -> PositionGraph:
+    """The graph of the enumerated ``keys`` (breadth first), each with ``degree`` children,
+    the layers' child node numbers in ``children``."""
+    edge_start = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(degree, out=edge_start[1:])
+    edge_child = np.concatenate(children).astype(np.int32)
+    lost = degree == 0
+    mover = keys >> (3 * area)
+    to_move = np.where(lost, TERMINAL, mover).astype(np.int8)
+    # No legal move loses for the side to move.
+    terminal_return = np.where(lost, np.where(mover == 0, -1, 1), 0).astype(np.int8)
+    return PositionGraph(
+        keys=keys,
+        to_move=to_move,
+        terminal_return=terminal_return,
+        edge_start=edge_start,
+        edge_child=edge_child,
+        edge_weight=np.ones(len(edge_child), dtype=np.int64),
+        symmetries=2 if fold else 1,
+    )
 
 
 @cache
