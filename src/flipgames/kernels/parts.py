@@ -1,5 +1,6 @@
 """The Python glue every game's kernel shares: its name, the check that a state is its game's,
-and the factories of its compiled parts.
+the factories of its compiled parts, and turning a recorded replay into a
+:class:`~flipgames.core.kernel.Replay` (:func:`recorded_replay`).
 
 A game's kernel class (``games/<game>/kernel.py``) derives from :class:`GameKernel` and from
 one mixin per part it has: :class:`HasMCTS` (a compiled MCTS), :class:`HasSearcher` (a
@@ -28,7 +29,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from flipgames.core.kernel import Replay
+
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from flipgames.core.game import State
     from flipgames.kernels.mcts import KernelMCTS
     from flipgames.kernels.search import Searcher
@@ -45,6 +51,21 @@ class GameKernel:
         """Refuse a state of another game (ValueError): a kernel reads its game's fields."""
         if state.game.name != self.name:
             raise ValueError(f"a {state.game.name} state given to the {self.name} kernel")
+
+
+def recorded_replay(
+    given: npt.NDArray[np.int64], legal: npt.NDArray[np.int64], played: int, status: int
+) -> Replay:
+    """The :class:`~flipgames.core.kernel.Replay` a game's compiled replay loop recorded: the
+    first ``played`` of the ``given`` actions and, per position reached, its legal actions (a
+    row of ``legal`` padded with -1) and its status (the row's last column); the position
+    after the last action played counts only when the loop reached it (``status >= 0``)."""
+    rows = played + (status >= 0)
+    return Replay(
+        [int(a) for a in given[:played]],
+        [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
+        [int(row[-1]) for row in legal[:rows]],
+    )
 
 
 def _part(kernel: GameKernel, module: str, name: str) -> Any:

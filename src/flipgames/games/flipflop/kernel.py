@@ -55,7 +55,7 @@ from flipgames.kernels.jit import (
     seeded,
     store_playout,
 )
-from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector, recorded_replay
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -419,12 +419,7 @@ class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
             np.zeros(MAX_MOVES, dtype=np.int64),
             legal,
         )
-        rows = played + (status >= 0)
-        return Replay(
-            [int(a) for a in given[:played]],
-            [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
-            [int(row[-1]) for row in legal[:rows]],
-        )
+        return recorded_replay(given, legal, played, status)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""

@@ -35,7 +35,7 @@ from flipgames.games.flipfour.board import (
 )
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
 from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
-from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector, recorded_replay
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
@@ -312,12 +312,7 @@ class FlipFourKernel(HasMCTS, HasSearcher, HasVector):
             np.zeros(MAX_ACTIONS, dtype=np.int64),
             legal,
         )
-        rows = played + (status >= 0)
-        return Replay(
-            [int(a) for a in given[:played]],
-            [[int(a) for a in row[:-1] if a >= 0] for row in legal[:rows]],
-            [int(row[-1]) for row in legal[:rows]],
-        )
+        return recorded_replay(given, legal, played, status)
 
     def legal_actions(self, key: int) -> list[int]:
         """The action ids (ascending, repetition ignored) of a reference key, none when
