@@ -160,10 +160,12 @@ def solve_cost(game: Game) -> str | None:
     (None otherwise): the manifest's ``solve_costs``, measured with ``flipgames solve``
     (docs/solvers.md: machine, Python). Only the reference walk is slow: on the game's
     compiled kernel the solve takes seconds."""
-    if not has_manifest(game) or not catalog.is_solved(game) or kernel_for(game) is not None:
+    if not has_manifest(game):
         return None
     cost = next((c for c in manifest_of(game).solve_costs if matches(game, c.options)), None)
-    if cost is None:
+    # The manifest first: kernel_for imports the game's kernel (and numba), which a cold solve
+    # of a game without a slow reference walk must not pay for.
+    if cost is None or not catalog.is_solved(game) or kernel_for(game) is not None:
         return None
     return (
         f"{cost.positions:,} positions, about {cost.duration} and {cost.memory} of memory "
