@@ -100,11 +100,14 @@ def scoring_lines(state: FlipSwitchState) -> list[JSON]:
     found: list[JSON] = []
     node = state
     # Owners only grow within a round; a round's first state has none.
-    while node.parent is not None and any(o != UNCLAIMED for o in node.owners):
+    while node.parent is not None and node.owners.count(UNCLAIMED) < len(node.owners):
         parent = cast("FlipSwitchState", node.parent)
-        tiles = node.tiles
-        for shape, owner in enumerate(node.owners):
-            if owner == UNCLAIMED or parent.owners[shape] != UNCLAIMED:
+        tiles, owners, before = node.tiles, node.owners, parent.owners
+        if owners == before:  # most actions credit nothing: skip the line scan
+            node = parent
+            continue
+        for shape, owner in enumerate(owners):
+            if owner == UNCLAIMED or before[shape] != UNCLAIMED:
                 continue
             for line in lines:
                 if all(tiles[square] == shape for square in line):
@@ -154,22 +157,22 @@ def rounds_played(state: FlipSwitchState) -> list[JSON]:
     node = state
     while node.parent is not None:
         parent = cast("FlipSwitchState", node.parent)
-        action = cast(int, node.action)
-        ended = len(node.results) > len(parent.results)
-        tiles = turn_tiles(parent, action) if ended else node.tiles
-        owners = node.owners
-        if ended:
+        owners, before = node.owners, parent.owners
+        if len(node.results) > len(parent.results):
             # The round's last action: its credits are on no state (the next round starts
             # clean), so they are read off the tiles it left, for the player who acted.
+            tiles = turn_tiles(parent, cast(int, node.action))
             owners = tuple(
                 parent.mover
                 if owner == UNCLAIMED and any(all(tiles[s] == k for s in line) for line in lines)
                 else owner
-                for k, owner in enumerate(parent.owners)
+                for k, owner in enumerate(before)
             )
             scored = []
             rounds.append(_round_summary(node, tiles, scored))
-        scored += _credited_lines(state, lines, tiles, owners, parent.owners)
+            scored += _credited_lines(state, lines, tiles, owners, before)
+        elif owners != before:  # most actions credit nothing: no line to look for
+            scored += _credited_lines(state, lines, node.tiles, owners, before)
         node = parent
     for summary in rounds:
         summary["scoring"] = _standing(summary, state.game.layout.size)
