@@ -25,8 +25,10 @@ def test_the_dialog_says_luck_decides_and_hard_answers_a_gear_clicked_by_mouse(
     assert api(arcade, "GET", f"/api/matches/{match_id}")["level"] == "hard"
     rng = random.Random(5)
     for _ in range(3):  # our gears by mouse, each answered by the computer's
+        # The spin may give the computer the first turn, and its first move solves the race
+        # first: wait for our turn before looking for gears.
+        page.wait_for_function(MY_TURN_OR_OVER)
         if not page.locator("#result").is_hidden():
             break
         make_a_move(page, arcade, match_id, rng)
-        page.wait_for_function(MY_TURN_OR_OVER)
     assert match(arcade, match_id)["ply"] >= 3
