@@ -7,7 +7,6 @@ go without breaking the rest. Studies put ``bench/`` on ``sys.path`` to reach it
 
 from __future__ import annotations
 
-import platform
 import random
 import time
 from collections.abc import Callable
@@ -16,20 +15,9 @@ from flipgames.agents.base import Agent
 from flipgames.agents.kernel_search import has_kernel_search
 from flipgames.agents.levels import compiled_hard, make_level_agent
 from flipgames.agents.search import AlphaBetaAgent
+from flipgames.cli.bench import cpu_name as cpu_name  # re-exported for the scripts
 from flipgames.core.game import Game
 from flipgames.core.manifest import manifest_of
-
-
-def cpu_name() -> str:
-    """The processor's model name (figures mean nothing without the machine)."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:

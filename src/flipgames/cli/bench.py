@@ -63,7 +63,7 @@ class Row:
 def machine() -> dict[str, object]:
     """Where the figures were measured."""
     return {
-        "cpu": _cpu_name(),
+        "cpu": cpu_name(),
         "cores": os.cpu_count(),
         "system": f"{platform.system()} {platform.release()}",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
@@ -80,7 +80,8 @@ def _version(package: str) -> str | None:
         return None
 
 
-def _cpu_name() -> str:
+def cpu_name() -> str:
+    """The processor's model name (figures mean nothing without the machine)."""
     try:
         with open("/proc/cpuinfo") as info:
             for line in info:
