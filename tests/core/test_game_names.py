@@ -3,7 +3,8 @@
 
 Checked on the source: every string literal of the package's Python outside ``games/``, other
 than docstrings (whose examples name real games, and run as doctests), and every quoted string
-of the pages' scripts and styles outside the per-game board modules (``static/boards/``).
+of the pages' scripts, styles and templates outside the per-game board modules
+(``static/boards/``), alone or as the last part of an address (``/rules/NAME``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def sources() -> Iterator[tuple[Path, Iterator[tuple[int, str]]]]:
             yield path, python_strings(path)
     for path in sorted([*STATIC.glob("*.js"), *STATIC.rglob("game/*.js"), *STATIC.glob("*.css")]):
         yield path, script_strings(path)
+    for path in sorted((SRC / "web" / "templates").glob("*.html")):
+        yield path, script_strings(path)
 
 
 def test_no_game_name_outside_the_games():
@@ -58,7 +61,10 @@ def test_no_game_name_outside_the_games():
         f"{path.relative_to(SRC)}:{line}: {text!r}"
         for path, strings in sources()
         for line, text in strings
-        if text in names or re.search(r"data-game=[\"']?(" + "|".join(names) + ")", text)
+        # A name alone, as an address's last part ("/rules/NAME"), or in a data-game rule.
+        if text in names
+        or text.rsplit("/", 1)[-1] in names
+        or re.search(r"data-game=[\"']?(" + "|".join(names) + ")", text)
     ]
     assert not found, "game names outside games/ (move the fact into the manifest):\n" + "\n".join(
         found

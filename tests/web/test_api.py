@@ -373,6 +373,11 @@ def test_pages_serve_the_templates(tmp_path: Path, client: TestClient) -> None:
     assert client.get(f"/watch/{match_id}").text == "<p>game page</p>"
     assert client.get(f"/replay/{match_id}").text == "<p>replay page</p>"
     assert client.get("/rules/flip-switch").text == "<p>rules page</p>"
+    # The site's "Rules" link names no game: it leads to the first game's rules (with every
+    # game's tab).
+    index = client.get("/rules", follow_redirects=False)
+    assert (index.status_code, index.headers["location"]) == (307, f"/rules/{game_names()[0]}")
+    assert client.get("/rules").text == "<p>rules page</p>"
     assert client.get("/static/app.js").text == "console.log('hi')"
     for missing in ("/play/nope", "/watch/nope", "/replay/nope", "/rules/chess"):
         response = client.get(missing)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from flipgames.core.registry import game_names
 from flipgames.web import templating
@@ -63,6 +63,12 @@ def watch_page(request: Request, match_id: str) -> HTMLResponse:
 @router.get("/replay/{match_id}")
 def replay_page(request: Request, match_id: str) -> HTMLResponse:
     return _match_page(request, match_id, "replay.html")
+
+
+@router.get("/rules")
+def rules_index() -> RedirectResponse:
+    """The site's "Rules" link: the first game's rules, whose page lists every game's."""
+    return RedirectResponse(f"/rules/{game_names()[0]}", status_code=307)
 
 
 @router.get("/rules/{game}")
