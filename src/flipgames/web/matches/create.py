@@ -143,6 +143,15 @@ def _insert(
     connection: Connection, match: Match, tokens: dict[int, str], clock: clocks.Clock | None
 ) -> None:
     """Write the new ``match`` and its seats (each ``tokens`` entry's hash)."""
+    insert_match(connection, match, clock)
+    connection.execute(
+        insert(seats),
+        [{"match_id": match.id, "seat": s, "token_hash": hash_token(t)} for s, t in tokens.items()],
+    )
+
+
+def insert_match(connection: Connection, match: Match, clock: clocks.Clock | None) -> None:
+    """Write the new ``match``'s row, at revision 0 (a new match and a rematch alike)."""
     game = match.game
     connection.execute(
         insert(matches).values(
@@ -159,8 +168,4 @@ def _insert(
             revision=0,
             **clocks.columns(clock),
         )
-    )
-    connection.execute(
-        insert(seats),
-        [{"match_id": match.id, "seat": s, "token_hash": hash_token(t)} for s, t in tokens.items()],
     )

@@ -9,10 +9,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import secrets
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
@@ -21,6 +19,7 @@ from flipgames.core.game import State
 from flipgames.web import clocks, schemas
 from flipgames.web.db import actions, matches, seats
 from flipgames.web.errors import ApiError, unavailable
+from flipgames.web.matches.create import insert_match
 from flipgames.web.matches.data import (
     CreatedMatch,
     Loaded,
@@ -28,7 +27,6 @@ from flipgames.web.matches.data import (
     game_over,
     hash_token,
     path,
-    rules_version,
     undo_target,
 )
 from flipgames.web.matches.live import bump
@@ -161,22 +159,7 @@ class Social(Playing):
 
         def write(connection: Connection) -> None:
             bump(connection, loaded, self.origin, rematch_id=new_id)
-            connection.execute(
-                insert(matches).values(
-                    id=new_id,
-                    game=match.game.name,
-                    options=json.dumps(match.game.options),
-                    seed=match.seed,
-                    mode=match.mode,
-                    level=match.level,
-                    human_seat=match.human_seat,
-                    created_at=datetime.now(UTC),
-                    assist=match.assist,
-                    rules_version=rules_version(match.game),
-                    revision=0,
-                    **clocks.columns(clock),
-                )
-            )
+            insert_match(connection, match, clock)
 
         try:
             self._tx.run(write)
