@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-6
+7
 >>> migrate(engine)  # already current: nothing to do
-6
+7
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from sqlalchemy import (
     Connection,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -105,6 +106,10 @@ matches = Table(
     Column("clock_since_ms", BigInteger),
     # A forfeit's reason in words (an outside engine that crashed or did not answer).
     Column("ending_detail", String(300)),
+    # Rated: both seats are accounts and the result changes their ratings (web/community).
+    Column("rated", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    # The seat asking to take back the last move now, if any.
+    Column("takeback_offer", Integer),
 )
 
 seats = Table(
@@ -114,6 +119,8 @@ seats = Table(
     Column("seat", Integer, primary_key=True),
     # sha256 hex of the seat's token: the token itself is never stored.
     Column("token_hash", String(64), nullable=False),
+    # The player (guest or account) the seat belongs to, once one has taken it.
+    Column("player_id", String(32), ForeignKey("players.id")),
 )
 
 actions = Table(
@@ -123,6 +130,95 @@ actions = Table(
     # The primary key makes two writers racing for the same ply fail instead of forking a game.
     Column("ply", Integer, primary_key=True),
     Column("action", String(64), nullable=False),
+)
+
+# The community (web/community): who plays (guests and accounts), their sessions, their
+# ratings per game and each rated match's change of them, the lobby's seeks and the chat.
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    # The name as its owner wrote it, and lowercased: names are unique ignoring case. A
+    # deleted account keeps its row (its games stay) with the name "deleted" and no key.
+    Column("name", String(32), nullable=False),
+    Column("name_key", String(32), unique=True),
+    # An Argon2id hash (PHC string); null for a guest.
+    Column("password_hash", String(200)),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # Set by an operator (flipgames admin): the player can no longer sign in, play or chat.
+    Column("disabled", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Column("deleted", Boolean(create_constraint=False), nullable=False, server_default=false()),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # sha256 hex of the session id: the id itself (the cookie or bearer token) is never stored.
+    Column("id_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), primary_key=True),
+    # Glicko-2 on the Glicko scale (1500 / 350 / 0.06 for a new player).
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    # One row per player of a rated match, written in the transaction that ends it: the
+    # primary key makes a second ending (another process, a retry) fail instead of counting twice.
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("rd_before", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("game", String(64), nullable=False),
+    # The game's resolved options as JSON text, as in matches.
+    Column("options", Text, nullable=False),
+    Column("clock_initial_ms", Integer),
+    Column("clock_increment_ms", Integer),
+    Column("rated", Boolean(create_constraint=False), nullable=False, server_default=false()),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # Set once, by the one acceptor whose conditional update wins (across processes too).
+    Column("match_id", String(32), ForeignKey("matches.id")),
+)
+
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    # Lines of a match in order (both rooms): 1, 2, ... As with actions, two writers racing
+    # for the same number fail instead of one line hiding another.
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    # "players" (the two seats) or "spectators".
+    Column("room", String(16), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id")),
+    Column("text", String(500), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    # Removed by an operator: kept for the record, never shown.
+    Column("removed", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 
 #: Migration steps in order; step n brings a database from version n - 1 to n.
@@ -181,6 +277,68 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN clock_ms_1 BIGINT",
         "ALTER TABLE matches ADD COLUMN clock_since_ms BIGINT",
         "ALTER TABLE matches ADD COLUMN ending_detail VARCHAR(300)",
+    ),
+    (
+        """CREATE TABLE players (
+            id VARCHAR(32) NOT NULL PRIMARY KEY,
+            name VARCHAR(32) NOT NULL,
+            name_key VARCHAR(32) UNIQUE,
+            password_hash VARCHAR(200),
+            created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            disabled BOOLEAN NOT NULL DEFAULT FALSE,
+            deleted BOOLEAN NOT NULL DEFAULT FALSE
+        )""",
+        """CREATE TABLE sessions (
+            id_hash VARCHAR(64) NOT NULL PRIMARY KEY,
+            player_id VARCHAR(32) NOT NULL REFERENCES players (id),
+            created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            seen_at TIMESTAMP WITH TIME ZONE NOT NULL
+        )""",
+        """CREATE TABLE ratings (
+            player_id VARCHAR(32) NOT NULL REFERENCES players (id),
+            game VARCHAR(64) NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            rd DOUBLE PRECISION NOT NULL,
+            volatility DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            updated_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            PRIMARY KEY (player_id, game)
+        )""",
+        """CREATE TABLE rating_changes (
+            match_id VARCHAR(32) NOT NULL REFERENCES matches (id),
+            player_id VARCHAR(32) NOT NULL REFERENCES players (id),
+            game VARCHAR(64) NOT NULL,
+            rating_before DOUBLE PRECISION NOT NULL,
+            rating_after DOUBLE PRECISION NOT NULL,
+            rd_before DOUBLE PRECISION NOT NULL,
+            rd_after DOUBLE PRECISION NOT NULL,
+            at TIMESTAMP WITH TIME ZONE NOT NULL,
+            PRIMARY KEY (match_id, player_id)
+        )""",
+        """CREATE TABLE seeks (
+            id VARCHAR(32) NOT NULL PRIMARY KEY,
+            player_id VARCHAR(32) NOT NULL REFERENCES players (id),
+            game VARCHAR(64) NOT NULL,
+            options TEXT NOT NULL,
+            clock_initial_ms INTEGER,
+            clock_increment_ms INTEGER,
+            rated BOOLEAN NOT NULL DEFAULT FALSE,
+            created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            match_id VARCHAR(32) REFERENCES matches (id)
+        )""",
+        """CREATE TABLE chat_lines (
+            match_id VARCHAR(32) NOT NULL REFERENCES matches (id),
+            number INTEGER NOT NULL,
+            room VARCHAR(16) NOT NULL,
+            player_id VARCHAR(32) REFERENCES players (id),
+            text VARCHAR(500) NOT NULL,
+            at TIMESTAMP WITH TIME ZONE NOT NULL,
+            removed BOOLEAN NOT NULL DEFAULT FALSE,
+            PRIMARY KEY (match_id, number)
+        )""",
+        "ALTER TABLE seats ADD COLUMN player_id VARCHAR(32) REFERENCES players (id)",
+        "ALTER TABLE matches ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE matches ADD COLUMN takeback_offer INTEGER",
     ),
 )
 
