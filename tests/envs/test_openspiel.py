@@ -1,8 +1,11 @@
 """OpenSpiel: every game and option set runs OpenSpiel's own random simulation test;
-clones share the immutable flipgames state; MCTSBot plays flipgames' hard level."""
+clones share the immutable flipgames state; games and states pickle and play in a process
+pool; MCTSBot plays flipgames' hard level."""
 
 from __future__ import annotations
 
+import multiprocessing
+import pickle
 import random
 
 import numpy as np
@@ -94,3 +97,46 @@ def test_mcts_bot_plays_flipgames_hard_which_finds_whites_solved_win():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert state.returns() == [1.0, -1.0]
+
+
+def play_random(game, seed: int):
+    """A random game of ``game`` to its end; the final state (both cross a process boundary,
+    pickled)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("name", "params"), OPTION_SETS)
+def test_games_and_states_pickle_with_their_options_and_history(name, params):
+    game = pyspiel.load_game(short_name(name) + params)
+    loaded = pickle.loads(pickle.dumps(game))
+    assert str(loaded) == str(game) and loaded.game == game.game
+    state = game.new_initial_state()
+    for _ in range(3):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[0])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history() and str(copy) == str(state)
+    assert copy.legal_actions() == state.legal_actions()
+
+
+def test_games_load_and_play_in_a_multiprocessing_pool():
+    games = [
+        pyspiel.load_game("python_flipgames_flipflop_3x3"),
+        pyspiel.load_game("python_flipgames_flip_switch(rounds=2)"),
+    ]
+    # fork: the worker function is this test module's (not importable by name in a fresh
+    # interpreter); the games and the final states still go through pickle both ways.
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        finals = pool.starmap(play_random, [(game, seed) for seed, game in enumerate(games)])
+    for game, seed, final in zip(games, range(2), finals, strict=True):
+        assert final.is_terminal() and str(final.get_game()) == str(game)
+        assert final.history() == play_random(game, seed).history()

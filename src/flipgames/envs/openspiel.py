@@ -14,6 +14,9 @@ flipgames states are immutable, so a clone shares the flipgames state instead of
 deep-copying it and its history (OpenSpiel deep-copies a Python state's attributes on every
 clone, which for a long FlipFlop game cost about 145 ms).
 
+Games and states pickle (a game as its class and options, a state as its game and action
+ids), so they can be sent to ``multiprocessing`` workers and Ray actors.
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_flipgames_flipflop_3x3")
 >>> state = game.new_initial_state()
@@ -88,6 +91,12 @@ class FlipgamesGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _game_type(self.flipgames_name), _game_info(self.game), dict(self.game.options)
         )
+
+    def __reduce__(self) -> tuple[type[FlipgamesGame], tuple[dict[str, OptionValue]]]:
+        # OpenSpiel's own pickling makes the object without calling __init__, which would
+        # leave it without its flipgames game: rebuild it from the class and options instead
+        # (unpickling imports this module, which registers the games).
+        return type(self), (dict(self.game.options),)
 
     def new_initial_state(self) -> FlipgamesState:
         return FlipgamesState(self)
@@ -220,9 +229,12 @@ def _register() -> None:
     for name in game_names():
         if short_name(name) in registered:
             continue
-        cls = type(
-            f"Flipgames_{name.replace('-', '_')}", (FlipgamesGame,), {"flipgames_name": name}
-        )
+        class_name = f"Flipgames_{name.replace('-', '_')}"
+        cls = type(class_name, (FlipgamesGame,), {"flipgames_name": name})
+        # pickle finds a class by module and name: each game's class is a module attribute,
+        # so a game object (and a state, which pickles its game) crosses process boundaries
+        # (multiprocessing pools, Ray actors).
+        globals()[class_name] = cls
         pyspiel.register_game(_game_type(name), cls)
 
 
