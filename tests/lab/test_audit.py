@@ -13,7 +13,9 @@ from flipgames import Termination, make
 from flipgames.core.errors import IllegalActionError
 from flipgames.core.game import TERMINAL, Game, State, repetition_count
 from flipgames.core.options import Option
+from flipgames.core.progress import silent
 from flipgames.lab.audit import Audit, audit
+from flipgames.lab.audit_walk import Walk
 
 NAMES = ("up", "down", "resign", "jump")
 
@@ -306,3 +308,90 @@ def test_the_cli_prints_json_and_rejects_bad_input():
         failed = subprocess.run([*run, *bad], capture_output=True, text=True)
         assert failed.returncode != 0 and message in failed.stderr
         assert "Traceback" not in failed.stderr
+
+
+class TerseLadderState(LadderState):
+    """Ladder whose every ending reads "game over" and is keyed by its result alone, as a
+    game graph that merges endings with one result keys them."""
+
+    __slots__ = ()
+
+    def _apply(self, action: int) -> LadderState:
+        child = super()._apply(action)
+        return TerseLadderState(
+            self.game, child.n, child.player, resigned=child.resigned, parent=self, action=action
+        )
+
+    def key(self) -> tuple[object, ...]:
+        # Not current_player: the repetition count it reads is made of keys.
+        return ("over", self.returns()) if self.n >= 3 or self.resigned else super().key()
+
+    def status_text(self) -> str:
+        return "game over" if self.current_player == TERMINAL else super().status_text()
+
+
+class TerseLadder(Ladder):
+    name = "terse-ladder"
+
+    def new_initial_state(self) -> LadderState:
+        return TerseLadderState(self, 0, 0, resigned=False)
+
+
+class WordyLadderState(LadderState):
+    """Ladder whose endings' words count the moves played: the same finished position is
+    described differently by each line that reaches it."""
+
+    __slots__ = ()
+
+    def _apply(self, action: int) -> LadderState:
+        child = super()._apply(action)
+        return WordyLadderState(
+            self.game, child.n, child.player, resigned=child.resigned, parent=self, action=action
+        )
+
+    def status_text(self) -> str:
+        if self.current_player != TERMINAL:
+            return super().status_text()
+        return f"{super().status_text()} after {len(self.history)} moves"
+
+
+class WordyLadder(Ladder):
+    name = "wordy-ladder"
+
+    def new_initial_state(self) -> LadderState:
+        return WordyLadderState(self, 0, 0, resigned=False)
+
+
+def endings(walk: Walk) -> set[tuple[object, ...]]:
+    """(reason, first player's result) of every finished node of ``walk``."""
+    return {
+        (walk.reason[node], walk.value[node])
+        for node in range(walk.nodes)
+        if walk.to_move[node] == TERMINAL
+    }
+
+
+def test_endings_with_the_same_words_and_result_but_different_reasons_stay_apart():
+    # With the trap the first player's jump leaves the second stuck, a win for the first;
+    # the second player resigning is a win for the first too, by another way (by hand).
+    walk = Walk(TerseLadder({"trap": "yes"}), silent, 1_000)
+    assert {walk.ending[n] for n in range(walk.nodes) if walk.to_move[n] == TERMINAL} == {
+        "game over"
+    }
+    assert endings(walk) == {
+        (Termination.NO_LEGAL_MOVE, 1),
+        (Termination.FINISH_LINE, 1),
+        (Termination.FINISH_LINE, -1),
+    }
+    # The stuck ending is found whatever reached the merged key first.
+    assert kinds(audit(TerseLadder({"trap": "yes"}), method="exhaustive"))["no-legal-action"]
+
+
+def test_the_words_of_an_ending_do_not_split_it():
+    plain = Walk(Ladder({"trap": "yes"}), silent, 1_000)
+    wordy = Walk(WordyLadder({"trap": "yes"}), silent, 1_000)
+    assert len({wordy.ending[n] for n in range(wordy.nodes)}) > len(
+        {plain.ending[n] for n in range(plain.nodes)}
+    )
+    assert wordy.nodes == plain.nodes
+    assert wordy.keys == plain.keys

@@ -42,8 +42,10 @@ start (chance outcomes included), which ``flipgames replay`` or
     (sampled) what a sample cannot establish.
 
 Why a game ended is read as data (:meth:`~flipgames.core.game.State.end_reason`, a
-:class:`~flipgames.core.ending.Termination`); the game's own words for it
-(:meth:`~flipgames.core.game.State.status_text`) are what the findings quote.
+:class:`~flipgames.core.ending.Termination`): the walk tells finished positions apart by their
+key, that reason and their result (:meth:`~flipgames.core.game.State.returns`), never by
+words; the game's own words for an ending (:meth:`~flipgames.core.game.State.status_text`)
+are only what the findings quote.
 
 The work is split by kind: :mod:`.audit_walk` (the graph of every position),
 :mod:`.audit_exhaustive`, :mod:`.audit_sampled` and :mod:`.audit_fixes`; this module is the

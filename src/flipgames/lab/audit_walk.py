@@ -56,12 +56,14 @@ class Walk:
         self._run(game, progress)
 
     def key_of(self, state: State) -> Hashable:
-        # A finished game is kept apart by its own key and ending (graphs may merge endings
-        # with one result), so each ending's reason stays visible; it is folded over the
-        # same symmetries as the positions in play, or the counts would mix units.
+        # A finished game is kept apart by its own key, why it ended and its result (graphs
+        # may merge endings with one result), so each ending's reason stays visible; it is
+        # folded over the same symmetries as the positions in play, or the counts would mix
+        # units. The game's words are not part of it: they are for people, and may name a
+        # square or a shape that a symmetry changes.
         if state.is_terminal():
             end = self._fold(state) if self._fold is not None else state.key()
-            return ("end", end, state.status_text())
+            return ("end", end, state.end_reason(), state.returns())
         return self._encode(state) if self._encode is not None else state.key()
 
     @property
