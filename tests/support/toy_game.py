@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from flipgames.core.errors import IllegalActionError, NotationError, quote
+from flipgames.core.errors import IllegalActionError, NotationError, PositionError, quote
 from flipgames.core.game import TERMINAL, Game, State
 from flipgames.core.manifest import Manifest, mcts
 from flipgames.core.options import Option
@@ -154,6 +154,29 @@ class TurtleState(State):
         planes[1] = float(player == self.player)
         return planes
 
+
+class TurtlePosition:
+    """The toy's position notation, given as the codec itself (a game defined at run time has
+    no module path to name): the coins left to right, ``H`` or ``T``, then the player to move,
+    ``1`` or ``2``; e.g. ``HHTH 2``."""
+
+    def format(self, state: State) -> str:
+        assert isinstance(state, TurtleState)
+        coins = "".join("H" if state._head(c) else "T" for c in range(state.coins))
+        return f"{coins} {state.player + 1}"
+
+    def parse(self, game: Game, text: str) -> State:
+        assert isinstance(game, TurningTurtles)
+        coins, player = ([*text.split(), "", ""])[:2]
+        if len(coins) != game.coins or set(coins) - {"H", "T"}:
+            raise PositionError(f"{quote(coins)} is not {game.coins} coins written H or T")
+        if player not in ("1", "2"):
+            raise PositionError(f"player to move must be 1 or 2, not {quote(player)}")
+        heads = int(coins.replace("H", "1").replace("T", "0"), 2)
+        return TurtleState(game, heads=heads, player=int(player) - 1)
+
+
+TurningTurtles.position_notation = TurtlePosition()
 
 MANIFEST = Manifest(
     game=TurningTurtles,

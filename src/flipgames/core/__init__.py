@@ -6,6 +6,7 @@ from flipgames.core.errors import (
     IllegalActionError,
     NotationError,
     OptionError,
+    PositionError,
     RecordError,
     UnknownGameError,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "NotationError",
     "Option",
     "OptionError",
+    "PositionError",
     "RecordError",
     "State",
     "Termination",

@@ -82,3 +82,8 @@ class RecordError(FlipgamesError, ValueError):
         super().__init__(message)
         self.index = index
         self.action = action
+
+
+class PositionError(FlipgamesError, ValueError):
+    """Position text (:mod:`flipgames.core.position`) that is malformed or describes a
+    position the rules cannot reach, or a game that has no position notation."""

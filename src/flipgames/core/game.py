@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.kernel import GraphBuilder, Kernel
+    from flipgames.core.position import PositionCodec
 
 #: ``State.current_player`` at a chance node (the next action is a chance outcome).
 CHANCE: Final = -1
@@ -103,6 +104,9 @@ class Game(ABC):
     #: positions (or has no small proven bound), and research wrappers (``flipgames.envs``)
     #: end a game that reaches the cap as a draw, reporting it as truncated.
     game_length_capped: ClassVar[bool] = False
+    #: This game's position notation (:mod:`flipgames.core.position`): its codec as a
+    #: ``module:NAME`` string imported on first use, or None when the game has none.
+    position_notation: ClassVar[str | PositionCodec | None] = None
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         #: The complete, validated options: read-only, so a game is a safe dictionary key.
@@ -165,12 +169,19 @@ class Game(ABC):
         game."""
         return None
 
-    def state_from_actions(self, actions: Sequence[str]) -> State:
-        """Replay actions in notation from the initial state.
+    def from_position(self, text: str) -> State:
+        """A state with no history at the position ``text`` (:meth:`State.position`);
+        :class:`PositionError` naming what is wrong, or saying the game has no notation."""
+        from flipgames.core.position import parse_position
+
+        return parse_position(self, text)
+
+    def state_from_actions(self, actions: Sequence[str], start: State | None = None) -> State:
+        """Replay actions in notation from ``start`` (by default the initial state).
 
         Raises :class:`RecordError` naming the first action that is malformed or illegal.
         """
-        state = self.new_initial_state()
+        state = self.new_initial_state() if start is None else start
         for index, text in enumerate(actions):
             if not isinstance(text, str):
                 raise RecordError(
@@ -428,6 +439,14 @@ class State(ABC):
     def render(self) -> str:
         """A Unicode text picture of the position for terminals."""
 
+    def position(self) -> str:
+        """The position as one line of text that :meth:`Game.from_position` reads back
+        (:mod:`flipgames.core.position`; repetition history is not part of it);
+        :class:`PositionError` for a game without a position notation."""
+        from flipgames.core.position import require_codec
+
+        return require_codec(self.game).format(self)
+
     @property
     def history(self) -> tuple[int, ...]:
         """Every action (chance outcomes included) applied since the initial state."""
@@ -463,10 +482,15 @@ class State(ABC):
         return copy.copy(self)
 
     def to_json(self) -> JSON:
-        """Serialise as game, options and actions; :func:`state_from_json` restores it."""
+        """Serialise as game, options, the start ``position`` when the game did not begin at
+        the initial state, and actions; :func:`state_from_json` restores it."""
+        from flipgames.core.position import start_position
+
+        start = start_position(self)
         return {
             "game": self.game.name,
             "options": dict(self.game.options),
+            **({} if start is None else {"position": start}),
             "actions": self.history_notation(),
         }
 

@@ -1,9 +1,12 @@
 """Game records (JSON) and state serialisation.
 
 A record is ``{"format": "flipgames-record", "version": 1, "game", "options", "seed",
-"actions", "result"}`` with actions in the game's notation, chance outcomes included. Loading
-replays every action through the rules engine, so a record that does not replay, or whose
-stated result differs from the replayed one, is rejected with the first bad action named.
+"actions", "result"}`` with actions in the game's notation, chance outcomes included; a game
+that began at a set-up position rather than the initial state also has ``"position"``, its
+start in the game's position notation (:mod:`flipgames.core.position`), and the actions are
+played from there. Loading parses that position and replays every action through the rules
+engine, so a record whose position is malformed or unreachable, that does not replay, or whose
+stated result differs from the replayed one, is rejected naming what is wrong.
 
 >>> from flipgames import make
 >>> state = make("flipflop-3x3").new_initial_state()
@@ -23,6 +26,7 @@ from typing import Any
 
 from flipgames.core.errors import FlipgamesError, RecordError, quote, quote_path
 from flipgames.core.game import JSON, State
+from flipgames.core.position import start_position
 from flipgames.core.registry import make
 
 FORMAT = "flipgames-record"
@@ -37,12 +41,14 @@ TOO_LARGE = "no record is that long"
 
 def make_record(state: State, seed: int | None = None) -> JSON:
     """The record of the game that led to ``state``."""
+    start = start_position(state)
     return {
         "format": FORMAT,
         "version": VERSION,
         "game": state.game.name,
         "options": dict(state.game.options),
         "seed": seed,
+        **({} if start is None else {"position": start}),
         "actions": state.history_notation(),
         "result": state.result(),
     }
@@ -107,9 +113,10 @@ def _replay(data: Mapping[str, Any], what: str) -> State:
         raise RecordError(f"{what}: 'actions' must be a list of actions in notation")
     try:
         game = make(data["game"], options)
+        start = game.from_position(data["position"]) if "position" in data else None
     except FlipgamesError as exc:
         raise RecordError(f"{what}: {exc}") from exc
-    return game.state_from_actions(actions)
+    return game.state_from_actions(actions, start)
 
 
 def replay_record(data: str | bytes | Mapping[str, Any]) -> State:

@@ -63,6 +63,7 @@ class FlipFlop(Game):
     player_names = COLOUR_NAMES
     repetition_draws = True
     game_length_capped = True
+    position_notation = "flipgames.games.flipflop.position:CODEC"
     size: ClassVar[int] = 5
 
     @property

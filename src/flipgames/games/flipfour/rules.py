@@ -110,6 +110,7 @@ class FlipFour(Game):
     player_names = PLAYER_NAMES
     repetition_draws = True
     game_length_capped = True
+    position_notation = "flipgames.games.flipfour.position:CODEC"
 
     @property
     def num_distinct_actions(self) -> int:
@@ -132,6 +133,19 @@ class FlipFour(Game):
 
     def new_initial_state(self) -> FlipFourState:
         return FlipFourState(self)
+
+    def state_at(
+        self, white: int, black: int, bishops: int, hands: tuple[int, int], player: int
+    ) -> FlipFourState:
+        """A game set up at a position, with no history (bitboards of each side's pieces and
+        of the ``x`` faces, the pieces in hand, the side to move): a four of the side not to
+        move makes it a finished game, as when that side made it. Checks nothing: the
+        position notation (:mod:`.position`) checks what it reads."""
+        last = black if player == 0 else white
+        four = any(window & last == window for window in WINDOWS)
+        return FlipFourState(
+            self, white=white, black=black, bishops=bishops, hands=hands, player=player, four=four
+        )
 
     def notation_help(self) -> str:
         return notation_help()

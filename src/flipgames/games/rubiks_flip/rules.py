@@ -105,6 +105,7 @@ class RubiksFlip(Game):
 
     name = "rubiks-flip"
     title = "Rubik's Flip"
+    position_notation = "flipgames.games.rubiks_flip.position:CODEC"
     player_names = ("Red/Blue", "Yellow/White")
     option_spec = (
         Option(
@@ -163,6 +164,17 @@ class RubiksFlip(Game):
 
     def new_initial_state(self) -> RubiksFlipState:
         return RubiksFlipState(self)
+
+    def state_at(self, tiles: tuple[int, int], faces: int) -> RubiksFlipState:
+        """A game set up at a position, with no history: each player's tiles and the
+        squares showing a second face, as 16-bit masks; the winner is judged as after the
+        last placement. Checks nothing: the position notation (:mod:`.position`) does."""
+        state = RubiksFlipState(self, tiles, faces)
+        placed = (tiles[0] | tiles[1]).bit_count()
+        if not placed:
+            return state
+        winner, line = state._judge(tiles[0], tiles[1], faces, (placed - 1) & 1)
+        return RubiksFlipState(self, tiles, faces, winner, line)
 
     def notation_help(self) -> str:
         return notation_help(self.flap)
