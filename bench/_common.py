@@ -31,32 +31,24 @@ def new_hard(game: Game, rng: random.Random, seconds: float) -> Agent:
     return agent
 
 
-# The ``hard`` level as it was before the compiled search, frozen so later versions of ``hard``
-# can still be measured against it (``bench_ai.py --opponents baseline``, the Rubik's Flip trap
-# studies). A copy of its configuration then (``agents/levels.py`` before the kernels), built
-# from the reference agents: alpha-beta (expectiminimax for chance games) on the reference
-# engine with the game's evaluation, node budgets only, so a seeded baseline replays exactly.
-# Do not tune it: its point is to stay what it was.
-BASELINE: dict[str, Callable[[random.Random], Agent]] = {
-    "flipflop-3x3": lambda rng: AlphaBetaAgent(rng, depth=20, max_nodes=200_000),
-    "flipflop": lambda rng: AlphaBetaAgent(rng, depth=12, max_nodes=100_000),
-    "flipfour": lambda rng: AlphaBetaAgent(rng, depth=12, max_nodes=80_000),
-    "rubiks-flip": lambda rng: AlphaBetaAgent(rng, depth=5, max_nodes=150_000, depth_step=2),
-    "flip-switch": lambda rng: AlphaBetaAgent(rng, depth=8, max_nodes=30_000),
-    "checkered-flag": lambda rng: AlphaBetaAgent(rng, depth=6),
-}
-
-
 def baseline_hard(
     game: Game,
     rng: random.Random,
     seconds: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Agent:
-    """The frozen old ``hard`` for ``game``; with ``seconds``, also stopped after that long
-    by ``clock`` (a match at equal CPU time passes ``time.process_time``), keeping the last
-    complete iteration as the old hard did at its node limit."""
-    agent = BASELINE[game.name](rng)
-    if seconds is not None and isinstance(agent, AlphaBetaAgent):
+    """The frozen old ``hard`` for ``game`` (its manifest's ``bench.baseline_hard``: the
+    ``hard`` level as it was before the compiled search, alpha-beta or expectiminimax on the
+    reference engine with the game's evaluation and node budgets only); with ``seconds``,
+    also stopped after that long by ``clock`` (a match at equal CPU time passes
+    ``time.process_time``), keeping the last complete iteration as the old hard did at its
+    node limit. ``SystemExit`` names a game whose manifest has none."""
+    spec = manifest_of(game).bench.baseline_hard
+    if spec is None:
+        raise SystemExit(f"{game.name} has no frozen old hard (its manifest's bench facts)")
+    agent = AlphaBetaAgent(
+        rng, depth=spec.depth, max_nodes=spec.max_nodes, depth_step=spec.depth_step
+    )
+    if seconds is not None:
         agent.seconds, agent.clock = seconds, clock
     return agent

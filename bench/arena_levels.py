@@ -5,8 +5,9 @@ Run: ``.venv/bin/python bench/arena_levels.py [--games NAME ...] [--pairs hard-m
 medium-easy, hard-medium, perfect-hard where ``perfect`` exists) it plays a seeded match with
 alternating seats and prints one Markdown table row: the stronger level's wins, draws and
 losses, its score with the 95% Wilson interval, the number of games, the seed, the seconds per
-move of each side and the wall-clock time. ``--scale`` multiplies the number of games (the
-defaults below were sized for about 30-40 CPU minutes in all on a 2-core machine).
+move of each side and the wall-clock time. ``--scale`` multiplies the number of games; the
+games per match are each game's own (its manifest's ``bench.arena_games``, sized for about
+30-40 CPU minutes in all on a 2-core machine), :data:`DEFAULT_GAMES` where it sets none.
 
 Every match is reproducible from its seed: the levels have iteration and node budgets, not
 time limits. Progress goes to standard error.
@@ -25,18 +26,9 @@ from _common import cpu_name
 from flipgames import game_class, game_names, make
 from flipgames.agents import levels_for, make_level_agent, play_match
 from flipgames.core.game import Game
+from flipgames.core.manifest import manifest_for
 
-#: Games per match by game and stronger level: cheap matches get many games so that the
-#: intervals separate; matches with the 1-2 s ``hard`` level get what the time allows.
-GAMES: dict[str, dict[str, int]] = {
-    "flipflop-3x3": {"easy": 400, "medium": 400, "hard": 400, "perfect": 200},
-    "flipflop": {"easy": 100, "medium": 100, "hard": 24},
-    "flipfour": {"easy": 100, "medium": 100, "hard": 24},
-    "rubiks-flip": {"easy": 200, "medium": 200, "hard": 30},
-    "flip-switch": {"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
-    # Checkered Flag is mostly luck and its levels are cheap: many games so intervals separate.
-    "checkered-flag": {"easy": 1000, "medium": 1000, "hard": 1000, "perfect": 1000},
-}
+#: Games per match for a level whose game's manifest sets no count.
 DEFAULT_GAMES = 50
 
 
@@ -95,7 +87,8 @@ def main() -> None:
         for stronger, weaker in ladder(game):
             if args.pairs and f"{stronger}-{weaker}" not in args.pairs:
                 continue
-            games = max(2, round(GAMES.get(name, {}).get(stronger, DEFAULT_GAMES) * args.scale))
+            planned = manifest_for(name).bench.arena_games.get(stronger, DEFAULT_GAMES)
+            games = max(2, round(planned * args.scale))
             print(row(game, stronger, weaker, games, args.seed), flush=True)
     print(f"\ntotal {time.perf_counter() - started:.0f} s", flush=True)
 

@@ -1,10 +1,11 @@
 """Playing strength of ``hard``: against the frozen old hard and OpenSpiel's MCTSBot.
 
-Run: ``.venv/bin/python bench/bench_ai.py [--games flipflop flipfour rubiks-flip]
-[--opponents mcts baseline] [--n 20] [--seconds 0.5] [--seed 1] [--max-plies 400]
-[--mcts-sims N]``
-(OpenSpiel is an optional dependency: ``pip install -e '.[bench]'``).
+Run: ``.venv/bin/python bench/bench_ai.py [--games NAME ...] [--opponents mcts baseline]
+[--n 20] [--seconds 0.5] [--seed 1] [--max-plies 400] [--mcts-sims N]`` (OpenSpiel is an
+optional dependency: ``pip install -e '.[bench]'``).
 
+The games by default: every game whose ``hard`` is the compiled search (its manifest's
+``compiled``) and that is not solved (a solved game's ``perfect`` is the yardstick there).
 For each game and opponent it plays ``--n`` games with seats alternating and prints one
 Markdown row: the new hard's wins, draws and losses, its score (win 1, draw 1/2) with the 95%
 Wilson interval, and the mean CPU seconds per move of each side (``time.process_time``).
@@ -20,7 +21,8 @@ Wilson interval, and the mean CPU seconds per move of each side (``time.process_
   ``--seconds`` (or ``--mcts-sims``, to share one calibration between matches). The
   flipgames game is wrapped for it in ``bench/_openspiel.py`` (a state adapter over the public
   protocol, nothing more).
-* **baseline**: the frozen old hard (``baseline_hard`` in ``bench/_common.py``) at **equal
+* **baseline**: the frozen old hard (``baseline_hard`` in ``bench/_common.py``, from the
+  game's manifest) at **equal
   CPU time**: its node budgets, and ``--seconds`` of CPU a move, whichever runs out first (the
   old hard spent several seconds a move on its node budgets alone).
 * **baseline-nodes**: the frozen old hard with its node budgets only, as it played (not at
@@ -46,10 +48,21 @@ from typing import Any
 
 from _common import baseline_hard, cpu_name, new_hard
 from _openspiel import MCTSBotAgent
-from flipgames import make
+from flipgames import game_names, make
 from flipgames.agents.arena import wilson_interval
 from flipgames.agents.base import Agent, RandomAgent
 from flipgames.core.game import Game, State
+from flipgames.core.manifest import manifest_for
+from flipgames.solvers.catalog import is_solved
+
+
+def compiled_unsolved() -> list[str]:
+    """The games whose ``hard`` plays the compiled search and that are not solved."""
+    return [
+        name
+        for name in game_names()
+        if manifest_for(name).levels["hard"].compiled and not is_solved(make(name))
+    ]
 
 
 def positions(game: Game, seed: int, games: int = 8, per_game: int = 8) -> list[State]:
@@ -174,7 +187,9 @@ def play(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", nargs="*", default=["flipflop", "flipfour", "rubiks-flip"])
+    parser.add_argument(
+        "--games", nargs="*", default=compiled_unsolved(), help="default: %(default)s"
+    )
     parser.add_argument("--opponents", nargs="*", default=["mcts", "baseline"])
     parser.add_argument("--n", type=int, default=20, help="games per match (seats alternate)")
     parser.add_argument("--seconds", type=float, default=0.5, help="new hard's time a move")

@@ -1,7 +1,7 @@
 """Cold ``flipgames solve``: the whole command, with an empty result cache, in fresh processes.
 
-Run: ``.venv/bin/python bench/bench_cold_solve.py [--runs N] [GAME ...]`` (default
-``flipflop-3x3 checkered-flag``). Each run starts the installed ``flipgames`` entry point with
+Run: ``.venv/bin/python bench/bench_cold_solve.py [--runs N] [GAME ...]`` (default: every
+game solved with its default options). Each run starts the installed ``flipgames`` entry point with
 ``FLIPGAMES_CACHE`` set to a new empty folder ("cold": no cached solution) and measures the
 wall time of the whole process, interpreter start-up and imports included; then one more run
 through a small wrapper says whether numba was imported. Prints the machine, the Python
@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 from _common import cpu_name
+from flipgames import game_names, make
+from flipgames.solvers.catalog import is_solved
 
 WRAPPER = (
     "import sys\n"
@@ -79,7 +81,8 @@ def numba_loaded(game: str) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="*", default=["flipflop-3x3", "checkered-flag"])
+    solved = [name for name in game_names() if is_solved(make(name))]
+    parser.add_argument("games", nargs="*", default=solved, help="default: %(default)s")
     parser.add_argument("--runs", type=int, default=7, help="runs per game (default 7)")
     args = parser.parse_args()
     if args.runs < 1:

@@ -1,7 +1,8 @@
 """Engine speed per game: random playouts and perft, through the public protocol.
 
 Run: ``.venv/bin/python bench/bench_engines.py [--seconds S] [--games NAME ...]``. perft here
-is always the reference engine's (``flipgames bench`` compares it with the compiled kernels).
+is always the reference engine's (``flipgames bench`` compares it with the compiled kernels),
+to each game's own depth (its manifest's ``bench.perft_depth``; none: no perft figure).
 Prints the machine and Python version with every run, since figures mean nothing without them.
 """
 
@@ -16,9 +17,8 @@ import time
 from _common import cpu_name
 from flipgames import game_names, make, random_action
 from flipgames.core.game import Game
+from flipgames.core.manifest import manifest_of
 from flipgames.solvers.perft import reference_perft
-
-PERFT_DEPTH = {"flipflop": 5, "flipflop-3x3": 8, "flipfour": 3, "rubiks-flip": 3}
 
 
 def playouts(game: Game, seconds: float) -> tuple[int, int, float]:
@@ -49,8 +49,8 @@ def main() -> None:
         game = make(name)
         games, plies, elapsed = playouts(game, args.seconds)
         line = f"{name:<15} {games / elapsed:>9.0f} {plies / elapsed:>10.0f} {plies / games:>10.1f}"
-        if game.deterministic:
-            depth = PERFT_DEPTH[name]
+        depth = manifest_of(game).bench.perft_depth
+        if game.deterministic and depth is not None:
             root = game.new_initial_state()
             started = time.perf_counter()
             nodes = sum(reference_perft(root, d) for d in range(1, depth + 1))

@@ -1,7 +1,8 @@
 """Environment steps per second: the vectorised env (compiled batch) for 1 to N environments,
 against the single-agent Gymnasium env (reference engine, one Python step per environment).
 
-Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``.
+Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``
+(the games by default: every game whose kernel has a compiled batch).
 An env step is one agent action plus the random opponent's reply, observation tensor and
 mask included (and, for the vectorised env, the copies of the batch it returns); only the time
 inside ``step`` counts, not the agent's choice of a uniformly random legal action. Prints the
@@ -21,10 +22,15 @@ import numpy as np
 
 import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
 from _common import cpu_name
+from flipgames import game_names
+from flipgames import make as make_game
 from flipgames.envs.common import env_id
 from flipgames.envs.vector import make
 
-GAMES = ("flipflop-3x3", "flipflop", "flipfour", "rubiks-flip", "checkered-flag", "flip-switch")
+
+def batched_games() -> list[str]:
+    """The registered games whose kernel has a compiled batch (loads the kernels)."""
+    return [n for n in game_names() if getattr(make_game(n).kernel(), "vector", None)]
 
 
 def vector_rate(game: str, num_envs: int, seconds: float) -> float:
@@ -66,7 +72,9 @@ def single_rate(game: str, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument(
+        "--games", nargs="*", help="default: every game whose kernel has a compiled batch"
+    )
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 16, 256, 1024])
     args = parser.parse_args()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -74,7 +82,7 @@ def main() -> None:
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     columns = "".join(f"{f'{n} envs':>13}" for n in args.envs)
     print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps/s)")
-    for game in args.games:
+    for game in args.games or batched_games():
         make(game, 1).reset(seed=0)  # compile or load the batch before timing
         line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
         for n in args.envs:

@@ -1,14 +1,14 @@
 """Load on the web arcade, over loopback: a real ``flipgames serve`` in a subprocess.
 
-Run: ``.venv/bin/python bench/bench_web.py [--seconds S] [--db URL] [--workers N]``.
+Run: ``.venv/bin/python bench/bench_web.py [--seconds S] [--db URL] [--workers N] [--game G]``.
 
 Two scenarios, each bounded by ``--seconds`` (default 20):
 
-1. ``hard``: 8 concurrent games against the computer at ``hard`` (FlipFlop 5x5). Each client
+1. ``hard``: 8 concurrent games against the computer at ``hard`` (``--game``). Each client
    posts a move, then waits for the computer's reply (``?wait=true``) and moves again; a
    probe reads ``/healthz`` every 20 ms. Prints the p50/p99/max of ``/healthz`` and of the
    human move's acknowledgement (the answer to the POST).
-2. ``online``: 100 clients in 50 online FlipFlop 5x5 games, every player on its own
+2. ``online``: 100 clients in 50 online games of ``--game``, every player on its own
    WebSocket, each moving (a random legal move) as soon as its view says it may. A finished
    game is replaced by a new one. Prints actions/s and the p50/p99 of an action's round trip
    (sent on the socket until the view with it comes back).
@@ -149,7 +149,7 @@ def percentiles(samples: list[float]) -> str:
     )
 
 
-async def hard_games(port: int, seconds: float) -> None:
+async def hard_games(port: int, seconds: float, game: str) -> None:
     stop = time.perf_counter() + seconds
     health: list[float] = []
     acks: list[float] = []
@@ -168,7 +168,7 @@ async def hard_games(port: int, seconds: float) -> None:
         nonlocal replies
         client = Http(port)
         rng = random.Random(seed)
-        body = {"game": "flipflop", "mode": "ai", "level": "hard", "seed": seed}
+        body = {"game": game, "mode": "ai", "level": "hard", "seed": seed}
         _, created = await client.call("POST", "/api/matches", body)
         match_id, token = created["id"], created["token"]
         view = created["match"]
@@ -192,7 +192,7 @@ async def hard_games(port: int, seconds: float) -> None:
 
 
 async def online_games(
-    port: int, seconds: float, server: int, think: float = 0.0, games: int = 50
+    port: int, seconds: float, server: int, game: str, think: float = 0.0, games: int = 50
 ) -> None:
     stop = time.perf_counter() + seconds
     trips: list[float] = []
@@ -249,9 +249,7 @@ async def online_games(
         client = Http(port)
         rng = random.Random(number)
         while time.perf_counter() < stop:
-            _, created = await client.call(
-                "POST", "/api/matches", {"game": "flipflop", "mode": "online"}
-            )
+            _, created = await client.call("POST", "/api/matches", {"game": game, "mode": "online"})
             invite = created["links"]["invite"].split("token=")[1]
             await asyncio.gather(
                 player(created["id"], created["token"], rng),
@@ -287,6 +285,8 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL)")
     parser.add_argument("--only", choices=["hard", "online"], help="run one scenario")
+    # The load figures of docs/web-load.md are FlipFlop 5x5's: its hard is the heaviest move.
+    parser.add_argument("--game", default="flipflop", help="the game played (default flipflop)")
     parser.add_argument(
         "--think",
         type=float,
@@ -322,10 +322,10 @@ def main() -> None:
         print(f"load average before: {load_average()}")
         if args.only in (None, "hard"):
             print("hard:")
-            asyncio.run(hard_games(port, args.seconds))
+            asyncio.run(hard_games(port, args.seconds, args.game))
         if args.only in (None, "online"):
             print("online:")
-            asyncio.run(online_games(port, args.seconds, server.pid, args.think / 1000))
+            asyncio.run(online_games(port, args.seconds, server.pid, args.game, args.think / 1000))
     finally:
         server.terminate()
         server.wait(timeout=30)

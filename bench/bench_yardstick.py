@@ -13,7 +13,7 @@ each after a warm-up.
 Both play uniformly random FlipFlop 5x5 games cut at 200 plies with xorshift64*; the kernel
 also keeps the repetition rule (the C program has none; random games almost never reach it).
 
-Run: ``.venv/bin/python bench/bench_yardstick.py [--rounds 5] [--seconds 3]``.
+Run: ``.venv/bin/python bench/bench_yardstick.py [--rounds 5] [--seconds 3] [--game G]``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from flipgames import make
 from flipgames.cli.bench import machine
-from flipgames.games.flipflop.kernel import FlipFlopKernel
+from flipgames.core.kernel import Kernel
 
 DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "yardsticks" / "ff_playout.c"
 
@@ -49,7 +49,7 @@ def c_playouts(binary: Path, seconds: float, seed: int) -> float:
     return float(found.group(1))
 
 
-def kernel_playouts(kernel: FlipFlopKernel, seconds: float, seed: int) -> float:
+def kernel_playouts(kernel: Kernel, seconds: float, seed: int) -> float:
     """Playouts per second of the kernel in batches of 4,096 for about ``seconds``."""
     games = 0
     started = time.perf_counter()
@@ -65,6 +65,9 @@ def main() -> None:
     parser.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per side per round")
+    # The C yardstick plays FlipFlop 5x5 only: another game's kernel needs a C program of its
+    # own (--source) with the same command line.
+    parser.add_argument("--game", default="flipflop", help="the game of --source (flipflop)")
     args = parser.parse_args()
     if not args.source.is_file():
         sys.exit(f"no yardstick source at {args.source} (give --source)")
@@ -73,8 +76,10 @@ def main() -> None:
     info = machine()
     print(f"machine: {info['cpu']}, {info['cores']} cores, {info['system']}")
     print(f"python: {info['python']}; numpy {info['numpy']}; numba {info['numba']}")
-    kernel = make("flipflop").kernel()
-    assert isinstance(kernel, FlipFlopKernel)
+    game = make(args.game)
+    kernel = game.kernel()
+    if kernel is None:
+        sys.exit(f"{args.game} has no compiled kernel to compare")
     kernel.playouts(16, 0)  # compile or load the kernel outside the timing
     with tempfile.TemporaryDirectory() as folder:
         binary = Path(folder) / "ff_playout"
@@ -93,7 +98,7 @@ def main() -> None:
             )
         print(f"random playouts, kernel/C: median {statistics.median(ratios):.2f}", end="")
         print(f" (min {min(ratios):.2f}, max {max(ratios):.2f}, {len(ratios)} rounds)")
-        start = make("flipflop").new_initial_state()
+        start = game.new_initial_state()
         kernel.perft(start, 4)
         subprocess.run([str(binary), "perft", "4"], check=True, capture_output=True)
         began = time.perf_counter()

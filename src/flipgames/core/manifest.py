@@ -160,6 +160,31 @@ class SolveCost:
 
 
 @dataclass(frozen=True)
+class BenchFacts:
+    """What the benchmarks in ``bench/`` need to know of a game (bench/README.md).
+
+    ``perft_depth``: the deepest reference perft ``bench/bench_engines.py`` counts from the
+    start (a deterministic game; None: no perft figure); ``arena_games``: games per match of
+    ``bench/arena_levels.py`` by the stronger level (a level not listed gets the script's
+    default), sized so the match fits its share of the arena's time and its interval can
+    separate the levels; ``baseline_hard``: the frozen old ``hard`` that ``bench/bench_ai.py
+    --opponents baseline`` and the studies play, an ``alphabeta`` level on the reference
+    engine with node budgets only (so a seeded baseline replays exactly). Never tune the
+    baseline: its point is to stay what it was, so later versions of ``hard`` can be measured
+    against it (None: the game has none).
+    """
+
+    perft_depth: int | None = None
+    arena_games: Mapping[str, int] = field(default_factory=dict)
+    baseline_hard: LevelSpec | None = None
+
+    def __post_init__(self) -> None:
+        if self.baseline_hard is not None and self.baseline_hard.agent != "alphabeta":
+            raise ValueError("a baseline hard is an alphabeta level")
+        object.__setattr__(self, "arena_games", MappingProxyType(dict(self.arena_games)))
+
+
+@dataclass(frozen=True)
 class Manifest:
     """What one registered game is, besides its rules.
 
@@ -176,7 +201,8 @@ class Manifest:
     search where that answers in its budget (:mod:`flipgames.agents.proof`); ``puzzles``: how
     its puzzles are found (None: it has none); ``candidate_fixes``: per hole an audit reports
     (a finding kind), rule option sets the audit solves and compares as fixes;
-    ``solve_costs``: slow first solves the command line warns about.
+    ``solve_costs``: slow first solves the command line warns about; ``bench``: what the
+    benchmarks need to know of it (:class:`BenchFacts`).
     """
 
     game: str | type[Game]
@@ -193,6 +219,7 @@ class Manifest:
         default_factory=dict
     )
     solve_costs: tuple[SolveCost, ...] = ()
+    bench: BenchFacts = field(default_factory=BenchFacts)
 
     def __post_init__(self) -> None:
         # Read-only views of the mappings, so no caller can edit a game's facts.

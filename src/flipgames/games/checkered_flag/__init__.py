@@ -9,7 +9,15 @@ zones. Rules in :mod:`.rules`, notation and action ids in :mod:`.notation`, trac
 'Flipsiders: Checkered Flag'
 """
 
-from flipgames.core.manifest import HARD_SECONDS, Manifest, PuzzleSpec, alphabeta, mcts, solved
+from flipgames.core.manifest import (
+    HARD_SECONDS,
+    BenchFacts,
+    Manifest,
+    PuzzleSpec,
+    alphabeta,
+    mcts,
+    solved,
+)
 
 #: The solution size up to which medium and hard play from it: the default track with up to
 #: 2 laps (294,649 positions, about 1.5 s to solve on first use, then cached on disk).
@@ -45,5 +53,10 @@ MANIFESTS = {
         solved=({},),
         # Which gear gives the best exact chance to win.
         puzzles=PuzzleSpec("best-choice", kind="best-gear", label="best gear", choice="gear"),
+        bench=BenchFacts(
+            # Mostly luck and cheap levels: many games so that the intervals separate.
+            arena_games={"easy": 1000, "medium": 1000, "hard": 1000, "perfect": 1000},
+            baseline_hard=alphabeta(6),
+        ),
     ),
 }

@@ -5,7 +5,14 @@ The registry loads :class:`flipgames.games.flip_switch.rules.FlipSwitch` as ``fl
 (:mod:`flipgames.core.manifest`).
 """
 
-from flipgames.core.manifest import HARD_SECONDS, Manifest, SolveCost, alphabeta, mcts
+from flipgames.core.manifest import (
+    HARD_SECONDS,
+    BenchFacts,
+    Manifest,
+    SolveCost,
+    alphabeta,
+    mcts,
+)
 
 MANIFESTS = {
     "flip-switch": Manifest(
@@ -49,6 +56,11 @@ MANIFESTS = {
         solve_costs=(
             SolveCost({"lines": "all"}, 6_443_347, "4 to 6 minutes", "3.5 GB"),
             SolveCost({"lines": "edges"}, 6_370_099, "4 to 6 minutes", "3.5 GB"),
+        ),
+        bench=BenchFacts(
+            # Games between good players last hundreds of plies: few hard and perfect games.
+            arena_games={"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
+            baseline_hard=alphabeta(8, max_nodes=30_000),
         ),
     ),
 }

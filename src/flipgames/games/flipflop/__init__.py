@@ -8,7 +8,14 @@
 ('FlipFlop', 'FlipFlop 3x3')
 """
 
-from flipgames.core.manifest import HARD_SECONDS, Manifest, PuzzleSpec, alphabeta, mcts
+from flipgames.core.manifest import (
+    HARD_SECONDS,
+    BenchFacts,
+    Manifest,
+    PuzzleSpec,
+    alphabeta,
+    mcts,
+)
 
 #: The kinds of action_info: a move, or a move onto an enemy piece.
 ACTION_KINDS = ("move", "capture")
@@ -35,6 +42,12 @@ MANIFESTS = {
             "hard": alphabeta(12, max_nodes=100_000, seconds=HARD_SECONDS, compiled=True),
         },
         action_kinds=ACTION_KINDS,
+        bench=BenchFacts(
+            perft_depth=5,
+            # hard thinks about a second a move: as many games as the arena's time allows.
+            arena_games={"easy": 100, "medium": 100, "hard": 24},
+            baseline_hard=alphabeta(12, max_nodes=100_000),
+        ),
     ),
     "flipflop-3x3": Manifest(
         game="flipgames.games.flipflop.rules:FlipFlop3x3",
@@ -63,5 +76,10 @@ MANIFESTS = {
         solved=({},),
         # Wins in at most 6 of the mover's moves, from the retrograde solution.
         puzzles=PuzzleSpec("solved-win", kind="win-in-n", label="win in N", max_moves=6),
+        bench=BenchFacts(
+            perft_depth=8,
+            arena_games={"easy": 400, "medium": 400, "hard": 400, "perfect": 200},
+            baseline_hard=alphabeta(20, max_nodes=200_000),
+        ),
     ),
 }

@@ -7,7 +7,7 @@
 'FlipFour'
 """
 
-from flipgames.core.manifest import HARD_SECONDS, Manifest, alphabeta, mcts
+from flipgames.core.manifest import HARD_SECONDS, BenchFacts, Manifest, alphabeta, mcts
 
 MANIFESTS = {
     "flipfour": Manifest(
@@ -31,5 +31,11 @@ MANIFESTS = {
             "hard": alphabeta(12, max_nodes=80_000, seconds=HARD_SECONDS, compiled=True),
         },
         action_kinds=("drop", "move"),
+        bench=BenchFacts(
+            perft_depth=3,
+            # hard thinks about a second a move: as many games as the arena's time allows.
+            arena_games={"easy": 100, "medium": 100, "hard": 24},
+            baseline_hard=alphabeta(12, max_nodes=80_000),
+        ),
     ),
 }

@@ -5,7 +5,14 @@ See ``docs/games/rubiks-flip.md`` for the rules as implemented, the notation and
 """
 
 from flipgames.core.game import State
-from flipgames.core.manifest import HARD_SECONDS, Manifest, PuzzleSpec, alphabeta, mcts
+from flipgames.core.manifest import (
+    HARD_SECONDS,
+    BenchFacts,
+    Manifest,
+    PuzzleSpec,
+    alphabeta,
+    mcts,
+)
 
 
 def turns_left(state: State) -> int:
@@ -55,6 +62,11 @@ MANIFESTS = {
             min_moves=2,
             max_moves=4,
             moves_left=turns_left,
+        ),
+        bench=BenchFacts(
+            perft_depth=3,
+            arena_games={"easy": 200, "medium": 200, "hard": 30},
+            baseline_hard=alphabeta(5, max_nodes=150_000, depth_step=2),
         ),
     ),
 }
