@@ -68,3 +68,38 @@ def test_bad_arguments_are_clear_errors():
         gymnasium.make("flipgames/FlipFlop-v0", opponent="perfect")
     with pytest.raises(ValueError, match="seat must be 0, 1 or None"):
         gymnasium.make("flipgames/FlipFlop-v0", seat=2)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_flat_observation_passes_the_checker_with_the_mask_in_info(name):
+    env = gymnasium.make(f"flipgames/{env_id(name)}-v0", observation="flat").unwrapped
+    check_env(env, skip_render_check=True)
+    observation, info = env.reset(seed=1)
+    dict_env = gymnasium.make(f"flipgames/{env_id(name)}-v0").unwrapped
+    expected, _ = dict_env.reset(seed=1)
+    assert observation.shape == (expected["observation"].size,)
+    assert np.array_equal(observation, expected["observation"].reshape(-1))
+    assert np.array_equal(info["action_mask"], expected["action_mask"])
+    assert np.array_equal(env.action_masks(), expected["action_mask"].astype(bool))
+
+
+def test_action_masks_follow_the_game_and_are_empty_once_it_is_over():
+    env = gymnasium.make("flipgames/FlipFlop3x3-v0").unwrapped
+    env.reset(seed=0)
+    assert env.action_masks().dtype == np.bool_ and env.action_masks().sum() == 4
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+        done = terminated or truncated
+    assert not env.action_masks().any()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_rgb_array_renders_a_raster_of_the_observation(name):
+    env = gymnasium.make(f"flipgames/{env_id(name)}-v0", render_mode="rgb_array").unwrapped
+    observation, _ = env.reset(seed=2)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert not np.array_equal(env.render(), frame)  # the picture follows the position
+    check_env(env)

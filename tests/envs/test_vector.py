@@ -16,6 +16,8 @@ import pytest
 
 from flipgames import make as make_game
 from flipgames.core.game import State
+from flipgames.envs.common import sample_legal
+from flipgames.envs.reference import ReferenceVectorEnv
 from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
 from flipgames.games.flip_switch.kernel import OUTCOME_BASE
 
@@ -334,21 +336,31 @@ def test_gymnasium_make_vec_gives_the_compiled_batch_where_it_can():
         assert envs.game.rounds == single.game.rounds == options.get("rounds", 3)
         assert envs.game.lines == single.game.lines
         assert envs.max_plies == single.game.max_game_length == 500 * envs.game.rounds
-    # Another level, or an option set without a batch: Gymnasium's synchronous vector env.
+    # Another level, or an option set without a batch: the reference engine's batch, with
+    # the compiled batch's infos.
+    fast_keys = set(gymnasium.make_vec("flipgames/FlipSwitch-v0", num_envs=2).reset(seed=0)[1])
     for gym_id, kwargs in (
         ("flipgames/FlipFlop3x3-v0", {"opponent": "easy"}),
         ("flipgames/FlipSwitch-v0", {"options": {"must_flip": "yes"}}),
     ):
         envs = gymnasium.make_vec(gym_id, num_envs=2, **kwargs)
-        assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
-        observations, _ = envs.reset(seed=0)
+        assert isinstance(envs, ReferenceVectorEnv)
+        observations, infos = envs.reset(seed=0)
         assert observations["action_mask"].shape[0] == 2
         assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+        assert set(infos) == fast_keys
+        *_, infos = envs.step(sample_legal(observations["action_mask"], np.random.default_rng()))
+        assert set(infos) == fast_keys
+    # render_mode needs the single environments: Gymnasium's synchronous vector env.
+    envs = gymnasium.make_vec("flipgames/FlipFour-v0", num_envs=2, render_mode="ansi")
+    assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
 
 
 def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="opponent='random' only"):
-        make("flipflop", 2, opponent="hard")
+        FlipgamesVectorEnv("flipflop", 2, opponent="hard")
+    with pytest.raises(ValueError, match="max_plies applies to the compiled batch"):
+        make("flipflop", 2, opponent="hard", max_plies=10)
     with pytest.raises(NoVectorKernelError, match="no compiled batch"):
         make("flip-switch", 2, options={"switch_limit": 6})
     with pytest.raises(ValueError, match="seat must be"):

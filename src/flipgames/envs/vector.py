@@ -2,7 +2,9 @@
 
 ``make(game, num_envs, seed=None, opponent="random")`` returns a
 :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly random
-opponent. One ``step`` is one call into the game's compiled batch function (see
+opponent (another level or a policy gives the reference engine's
+:class:`~flipgames.envs.reference.ReferenceVectorEnv`, with the same interface). One
+``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.kernels.vector`): for every environment the agent's action, the opponent's
 reply, the observation tensor and the legal-action mask, with no Python per environment.
 Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
@@ -63,6 +65,8 @@ from gymnasium.vector.utils import batch_space
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.registry import make as make_game
+from flipgames.envs.common import Policy
+from flipgames.envs.reference import ReferenceVectorEnv
 
 Observation = dict[str, np.ndarray]
 
@@ -190,41 +194,60 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         }
 
 
+def _has_batch(game: str, options: dict[str, object] | None) -> bool:
+    return getattr(make_game(game, options or {}).kernel(), "vector", None) is not None
+
+
 def make_vec_env(
     num_envs: int,
     game: str,
-    opponent: str = "random",
+    opponent: str | Policy = "random",
     seat: int | None = 0,
     options: dict[str, object] | None = None,
     **kwargs: Any,
 ) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
     """``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=...)``'s entry: the compiled batch
-    when the game has one and the opponent is ``random``, else a ``SyncVectorEnv`` of
-    :class:`~flipgames.envs.gymnasium.FlipgamesEnv` (other levels, option sets without a
-    kernel, ``render_mode``). Both autoreset at the next step."""
-    if opponent == "random" and not kwargs:
-        game_object = make_game(game, options or {})
-        if getattr(game_object.kernel(), "vector", None) is not None:
-            return FlipgamesVectorEnv(game, num_envs, opponent, seat, options)
-    from flipgames.envs.gymnasium import FlipgamesEnv
+    when the game has one and the opponent is ``random``; else the reference engine's batch
+    (:class:`~flipgames.envs.reference.ReferenceVectorEnv`: other levels, a policy, option
+    sets without a kernel), with the same ``infos`` keys; with ``render_mode`` (or another
+    keyword of the single environment), a ``SyncVectorEnv`` of
+    :class:`~flipgames.envs.gymnasium.FlipgamesEnv`. All autoreset at the next step."""
+    if kwargs.get("render_mode") is None:
+        kwargs.pop("render_mode", None)
+    if kwargs:
+        from flipgames.envs.gymnasium import FlipgamesEnv
 
-    def single() -> FlipgamesEnv:
-        return FlipgamesEnv(game, opponent=opponent, seat=seat, options=options, **kwargs)
+        def single() -> FlipgamesEnv:
+            return FlipgamesEnv(game, opponent=opponent, seat=seat, options=options, **kwargs)
 
-    return gymnasium.vector.SyncVectorEnv([single] * num_envs)
+        return gymnasium.vector.SyncVectorEnv([single] * num_envs)
+    if opponent == "random" and _has_batch(game, options):
+        return FlipgamesVectorEnv(game, num_envs, "random", seat, options)
+    return ReferenceVectorEnv(game, num_envs, opponent, seat, options)
 
 
 def make(
     game: str,
     num_envs: int,
     seed: int | None = None,
-    opponent: str = "random",
+    opponent: str | Policy = "random",
     seat: int | None = 0,
     options: dict[str, object] | None = None,
     max_plies: int | None = None,
-) -> FlipgamesVectorEnv:
+) -> FlipgamesVectorEnv | ReferenceVectorEnv:
     """``num_envs`` environments of ``game`` (a registered name, e.g. ``"flipflop-3x3"``);
-    ``seed`` seeds the first ``reset()`` that is given none."""
+    ``seed`` seeds the first ``reset()`` that is given none.
+
+    The compiled batch against ``random``; against another level or a policy (``opponent``
+    a callable, called once per step for the whole batch), the reference engine's
+    :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per environment, so about
+    the single environment's speed per env step; ``max_plies`` is then the game's own cap).
+    An option set without a compiled batch raises :class:`NoVectorKernelError`.
+    """
+    if opponent != "random":
+        if max_plies is not None:
+            raise ValueError("max_plies applies to the compiled batch (opponent='random') only")
+        return ReferenceVectorEnv(game, num_envs, opponent, seat, options, seed)
     return FlipgamesVectorEnv(
         game, num_envs, opponent=opponent, seat=seat, options=options, max_plies=max_plies,
         seed=seed,
