@@ -16,6 +16,7 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import has_manifest, manifest_of
+from flipgames.core.position import has_position_notation
 from flipgames.core.progress import Progress
 from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.solution import SolverError
@@ -351,6 +352,7 @@ def cmd_analyze(args: argparse.Namespace, state: State) -> int:
                     "game": game.name,
                     "options": game.options,
                     "moves": state.history_notation(),
+                    **({"position": state.position()} if has_position_notation(game) else {}),
                     "kind": kind,
                     "actions": rows,
                 }

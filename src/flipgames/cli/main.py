@@ -32,7 +32,7 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
 from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
-from flipgames.core.errors import FlipgamesError, quote, quote_path
+from flipgames.core.errors import FlipgamesError, PositionError, quote, quote_path
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
 from flipgames.core.progress import Progress
@@ -57,6 +57,21 @@ def _game(args: argparse.Namespace, *, single_round: bool = False) -> Game:
     if "rounds" in names and "rounds" not in options:
         options["rounds"] = "1"
     return make(args.game, options)
+
+
+class _UsageError(FlipgamesError):
+    """A command-line value the command cannot use, found after parsing: exit code 2."""
+
+
+def _start(game: Game, args: argparse.Namespace) -> State:
+    """The state ``--position`` (default: the initial state) and then ``--moves`` name."""
+    state = game.new_initial_state()
+    if args.position is not None:
+        try:
+            state = game.from_position(args.position)
+        except PositionError as exc:
+            raise _UsageError(f"--position {quote(args.position)}: {exc}") from None
+    return _apply_moves(state, args.moves)
 
 
 def _apply_moves(state: State, moves: str | None) -> State:
@@ -197,7 +212,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     game = _game(args)
-    state = _apply_moves(game.new_initial_state(), args.moves)
+    state = _start(game, args)
     estimate = check_perft(state, args.depth, args.force)
     if estimate is not None and not args.json:
         print(f"perft {args.depth}: {estimate.words()}", file=sys.stderr, flush=True)
@@ -278,9 +293,10 @@ def _count(minimum: int) -> Callable[[str], int]:
 
 
 def _port(text: str) -> int:
-    value = _count(1)(text)
+    """An argparse type: a TCP port, or 0 for any free one (``serve --port 0``)."""
+    value = _count(0)(text)
     if value > 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, got {value}")
+        raise argparse.ArgumentTypeError(f"a port is 0 (any free one) to 65535, got {value}")
     return value
 
 
@@ -298,6 +314,15 @@ def _force(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run even when the estimate says it takes longer than "
         f"{LIMIT_SECONDS / 60:.0f} minutes",
+    )
+
+
+def _position(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--position",
+        metavar="TEXT",
+        help="start from this position in the game's position notation (docs/games/), e.g. "
+        "'rrrrr/5/5/5/RRRRR w'; --moves are played after it",
     )
 
 
@@ -339,6 +364,7 @@ def _add_perft_and_solve(sub: Any) -> None:
     """perft and solve."""
     p = _game_command(sub, "perft", "count legal action sequences (deterministic games)")
     p.add_argument("depth", metavar="DEPTH", type=_count(1), help="plies to count, 1 or more")
+    _position(p)
     p.add_argument("--moves", help='actions to play first, e.g. "a1-a2 a3-b3"')
     p.add_argument("--json", action="store_true", help='print {"game", "counts"}')
     p.add_argument("--divide", action="store_true", help="perft(DEPTH-1) under each action")
@@ -387,6 +413,7 @@ def _add_analysis_commands(sub: Any) -> None:
         "value of every legal action in a position: exact where the game is solved, else a "
         "search; Flip Switch: one round (rounds=1) unless -o rounds=N is given",
     )
+    _position(p)
     p.add_argument("--moves", help="actions to play first, in notation")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
@@ -397,11 +424,7 @@ def _add_analysis_commands(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed for the search's tie-breaks")
     _force(p)
-    p.set_defaults(
-        run=lambda a: cmd_analyze(
-            a, _apply_moves(_game(a, single_round=True).new_initial_state(), a.moves)
-        )
-    )
+    p.set_defaults(run=lambda a: cmd_analyze(a, _start(_game(a, single_round=True), a)))
 
     p = _game_command(sub, "arena", "play two levels against each other, alternating seats")
     seat = "a level, or engine:CMD for a program speaking docs/engine-protocol.md"
@@ -448,6 +471,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         code: int = args.run(args)
+    except _UsageError as exc:
+        print(f"flipgames: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except FlipgamesError as exc:
         print(f"flipgames: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
