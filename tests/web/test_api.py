@@ -339,6 +339,8 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/matches/{match_id}/undo": {"post"},
         "/api/matches/{match_id}/resign": {"post"},
         "/api/matches/{match_id}/draw": {"post"},
+        "/api/matches/{match_id}/takeback": {"post"},
+        "/api/matches/{match_id}/abort": {"post"},
         "/api/matches/{match_id}/rematch": {"post"},
         "/api/matches/{match_id}/hint": {"get"},
         "/api/matches/{match_id}/analysis": {"get"},

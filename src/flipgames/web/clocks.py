@@ -150,6 +150,13 @@ def stop(clock: Clock, state: State, *, now_ms: int) -> Clock:
     return replace(clock, remaining_ms=tuple(remaining), since_ms=None)
 
 
+def taken_back(clock: Clock, now: State, back: State, *, now_ms: int) -> Clock:
+    """The clocks once the moves from ``back`` to ``now`` are taken back at ``now_ms``: the
+    running clock charged up to then, and the clock of the player to move in ``back`` started
+    (when clocks run there). Increments already given stay: a takeback is agreed by both."""
+    return replace(stop(clock, now, now_ms=now_ms), since_ms=now_ms if _runs(back, False) else None)
+
+
 def flagged(clock: Clock, state: State) -> Clock:
     """The clocks once the player to move has lost on time: their time is 0, none runs."""
     remaining = list(clock.remaining_ms)

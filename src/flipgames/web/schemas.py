@@ -25,7 +25,7 @@ from pydantic_core import PydanticCustomError
 OptionValue = StrictInt | StrictStr
 Mode = Literal["ai", "online", "local"]
 #: How a match ended outside the rules engine.
-Ending = Literal["resignation", "agreement", "timeout", "forfeit"]
+Ending = Literal["resignation", "agreement", "timeout", "forfeit", "aborted"]
 #: Seeds fit a signed 64-bit column. The seed decides every chance outcome, so it is a secret
 #: until the match ends: the server picks it from 63 random bits, too many to search for.
 MAX_SEED = 2**63 - 1
@@ -114,6 +114,25 @@ class DrawRequest(_Request):
     answer: Literal["offer", "accept", "decline"] = Field(
         description="offer a draw, or accept or decline the other player's offer"
     )
+
+
+class TakebackRequest(_Request):
+    token: str | None = Field(default=None, max_length=128, description="the seat token")
+    answer: Literal["offer", "accept", "decline"] = Field(
+        description="ask to take back your last move, or accept or decline the other "
+        "player's request"
+    )
+
+
+class RatingChangeView(BaseModel):
+    """One player's rating change from a rated match (Glicko-2, see docs/web.md)."""
+
+    seat: int
+    name: str
+    before: float = Field(description="the rating before the match")
+    after: float = Field(description="the rating after it")
+    rd: float = Field(description="the rating deviation after it")
+    provisional: bool = Field(description="rd above 110: too few games to trust (shown '?')")
 
 
 class ErrorDetail(BaseModel):
@@ -209,13 +228,24 @@ class View(BaseModel):
     ending: Ending | None = Field(
         default=None,
         description="how the match ended outside the rules: a resignation, an agreed draw, "
-        "a loss on time, or a forfeit (an outside engine that failed)",
+        "a loss on time, a forfeit (an outside engine that failed), or aborted before both "
+        "players moved (no result: '*')",
     )
     ending_detail: str | None = Field(
         default=None, description="a forfeit's reason, in words (e.g. the engine's error)"
     )
     clock: ClockView | None = Field(default=None, description="the clocks (clocked matches)")
     draw_offer: int | None = Field(default=None, description="the seat offering a draw now")
+    takeback_offer: int | None = Field(
+        default=None, description="the seat asking to take back its last move now"
+    )
+    abort: bool = Field(
+        default=False, description="the viewer can abort now (online, before both have moved)"
+    )
+    rated: bool = Field(default=False, description="the result changes both players' ratings")
+    rating_changes: list[RatingChangeView] = Field(
+        default_factory=list, description="a rated match's rating changes once it has ended"
+    )
     rematch: str | None = Field(
         default=None, description="the id of the rematch, once a player has asked for one"
     )
@@ -265,6 +295,10 @@ class Frame(BaseModel):
 
 class Replay(BaseModel):
     frames: list[Frame]
+    ending: Ending | None = Field(
+        default=None, description="how the match ended outside the rules, as in a view"
+    )
+    result: str = Field(default="*", description="the match's result ('*': aborted)")
 
 
 class Record(BaseModel):
@@ -279,8 +313,8 @@ class Record(BaseModel):
     result: str = Field(description="by the rules: '*' for a match ended by resignation or draw")
     ending: dict[str, str] | None = Field(
         default=None,
-        description='{"reason": "resignation" | "agreement" | "timeout" | "forfeit", '
-        '"result": "0-1"}',
+        description='{"reason": "resignation" | "agreement" | "timeout" | "forfeit" | '
+        '"aborted", "result": "0-1"}',
     )
     clock: dict[str, Any] | None = Field(
         default=None,

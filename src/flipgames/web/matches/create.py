@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import Connection, insert
@@ -20,6 +20,7 @@ from flipgames.core.errors import FlipgamesError, UnknownGameError
 from flipgames.core.game import Game
 from flipgames.core.registry import game_class
 from flipgames.web import clocks, engines, schemas
+from flipgames.web.community.ratings import require_accounts
 from flipgames.web.db import matches, seats
 from flipgames.web.errors import ApiError, unavailable
 from flipgames.web.matches.data import (
@@ -84,11 +85,14 @@ class Creation(Playing):
         seed: int | None,
         assist: bool | None,
         clock: clocks.TimeControl | None = None,
+        players: Sequence[str] | None = None,
     ) -> CreatedMatch:
         """Create a match and return the creator's token (and the invitee's, online).
 
         ``assist`` (hints and analysis, for both seats) defaults to on against the AI and off
-        between two people.
+        between two people. ``players`` (the player ids of seats 0 and 1, online) binds the
+        seats to them and makes the match rated: see :meth:`create_rated`, which checks
+        they are accounts.
         """
         game = make_game(game_name, options)
         if not 0 <= seat < game.num_players:
@@ -110,9 +114,10 @@ class Creation(Playing):
             level=level,
             human_seat=seat if mode == "ai" else None,
             assist=mode == "ai" if assist is None else assist,
+            rated=players is not None,
         )
         clock_state = None if clock is None else clocks.start(clock, game.num_players)
-        self._tx.run(lambda connection: _insert(connection, match, tokens, clock_state))
+        self._tx.run(lambda connection: _insert(connection, match, tokens, clock_state, players))
         hashes = {s: hash_token(t) for s, t in tokens.items()}
         with self._lock(match.id):
             loaded = Loaded(
@@ -121,6 +126,33 @@ class Creation(Playing):
             self.live.put(match.id, loaded)
             loaded = self._chance(loaded)
         return CreatedMatch(match.id, seat, token, invite, view(loaded, viewer(loaded, token)))
+
+    def create_rated(
+        self,
+        game_name: str,
+        options: Mapping[str, object],
+        clock: clocks.TimeControl | None,
+        players: Sequence[str],
+    ) -> CreatedMatch:
+        """A rated online match between the accounts ``players`` (player ids: seat 0, seat
+        1), both seats bound to them: ``token`` is seat 0's, ``invite_token`` seat 1's. Refused
+        (409 ``unavailable``) unless both are accounts, different and able to play.
+
+        The lobby calls this once a seek is accepted, and hands each player their token.
+        """
+        ids = tuple(players)
+        self._tx.run(lambda connection: require_accounts(connection, ids), read_only=True)
+        return self.create(
+            game_name,
+            options,
+            mode="online",
+            level=None,
+            seat=0,
+            seed=None,
+            assist=False,
+            clock=clock,
+            players=ids,
+        )
 
     def _level(self, game: Game, level: str) -> str:
         """``level`` when ``game`` offers it here (built in, or an outside engine's)."""
@@ -140,13 +172,26 @@ class Creation(Playing):
 
 
 def _insert(
-    connection: Connection, match: Match, tokens: dict[int, str], clock: clocks.Clock | None
+    connection: Connection,
+    match: Match,
+    tokens: dict[int, str],
+    clock: clocks.Clock | None,
+    players: Sequence[str] | None = None,
 ) -> None:
-    """Write the new ``match`` and its seats (each ``tokens`` entry's hash)."""
+    """Write the new ``match`` and its seats (each ``tokens`` entry's hash, and the seat's
+    player when ``players`` names them)."""
     insert_match(connection, match, clock)
     connection.execute(
         insert(seats),
-        [{"match_id": match.id, "seat": s, "token_hash": hash_token(t)} for s, t in tokens.items()],
+        [
+            {
+                "match_id": match.id,
+                "seat": s,
+                "token_hash": hash_token(t),
+                "player_id": None if players is None else players[s],
+            }
+            for s, t in tokens.items()
+        ],
     )
 
 
@@ -166,6 +211,7 @@ def insert_match(connection: Connection, match: Match, clock: clocks.Clock | Non
             assist=match.assist,
             rules_version=rules_version(game),
             revision=0,
+            rated=match.rated,
             **clocks.columns(clock),
         )
     )

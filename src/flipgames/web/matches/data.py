@@ -15,6 +15,7 @@ from typing import Any
 
 from flipgames.core.game import Game, State
 from flipgames.web import clocks, schemas
+from flipgames.web.community.ratings import RatingChange
 from flipgames.web.errors import ApiError
 
 #: The seats a token controls; a spectator controls none.
@@ -50,6 +51,8 @@ class Match:
     human_seat: int | None
     #: Hints and analysis are offered (to every seat alike).
     assist: bool
+    #: Rated: both seats are accounts and the result changes their ratings (web/community).
+    rated: bool = False
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,10 @@ class Loaded:
     clock: clocks.Clock | None = None
     #: A forfeit's reason in words.
     ending_detail: str | None = None
+    #: The seat asking to take back its last move now, if any.
+    takeback_offer: int | None = None
+    #: A rated match's rating changes, by seat, once it has ended (web/community/ratings.py).
+    rating_changes: tuple[RatingChange, ...] = ()
 
     #: The public record of ``state``'s actions; None: work it out when first needed.
     played: Played | None = None

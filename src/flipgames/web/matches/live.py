@@ -24,6 +24,8 @@ from flipgames.core.game import State
 from flipgames.core.registry import make
 from flipgames.web import clocks, engines, schemas
 from flipgames.web.ai import Solutions
+from flipgames.web.community import ratings
+from flipgames.web.community.ratings import RatingChange
 from flipgames.web.db import Transactions, actions, matches, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, not_found
 from flipgames.web.matches.data import Loaded, Match, Played, StaleRevision, rules_version
@@ -139,10 +141,12 @@ class LiveStore:
         row: Any,
         hashes: dict[int, str],
         rows: list[Any],
+        changes: tuple[RatingChange, ...],
         *,
         cached: Loaded | None,
     ) -> Loaded:
-        """The match as stored (``row``, its seats' ``hashes`` and action ``rows``). From
+        """The match as stored (``row``, its seats' ``hashes``, action ``rows`` and rating
+        ``changes``). From
         ``cached`` (an older live state of it) when the stored actions continue its own
         (another server process played on): only the new actions are applied. Anything else
         (an undo elsewhere, no live state) replays every action."""
@@ -151,15 +155,34 @@ class LiveStore:
             if caught_up is not None:
                 state, played = caught_up
                 return replace(
-                    cached, state=state, played=played, token_hashes=hashes, **_stored(row)
+                    cached,
+                    state=state,
+                    played=played,
+                    token_hashes=hashes,
+                    rating_changes=changes,
+                    **_stored(row),
                 )
         self.replays += 1
         state = _replay(match_id, row, rows)
         mode = cast(schemas.Mode, row.mode)  # written from a validated request
         match = Match(
-            row.id, state.game, row.seed, mode, row.level, row.human_seat, bool(row.assist)
+            row.id,
+            state.game,
+            row.seed,
+            mode,
+            row.level,
+            row.human_seat,
+            bool(row.assist),
+            bool(row.rated),
         )
-        return Loaded(match, state, hashes, played=Played.of(state), **_stored(row))
+        return Loaded(
+            match,
+            state,
+            hashes,
+            played=Played.of(state),
+            rating_changes=changes,
+            **_stored(row),
+        )
 
 
 def _replay(match_id: str, row: Any, rows: list[Any]) -> State:
@@ -206,9 +229,10 @@ def _catch_up(cached: Loaded, stored: list[str]) -> tuple[State, Played] | None:
 
 def _read_stored(
     connection: Connection, match_id: str, cached: Loaded | None
-) -> tuple[Any, dict[int, str], list[Any]] | None:
-    """The match's row, its seats' token hashes and its actions, or None when ``cached`` is
-    at the stored revision already (then only the row was read)."""
+) -> tuple[Any, dict[int, str], list[Any], tuple[RatingChange, ...]] | None:
+    """The match's row, its seats' token hashes, its actions and (rated) its rating
+    changes, or None when ``cached`` is at the stored revision already (then only the row
+    was read)."""
     row = connection.execute(select(matches).where(matches.c.id == match_id)).one_or_none()
     if row is None:
         raise not_found(match_id)
@@ -225,7 +249,8 @@ def _read_stored(
         .where(actions.c.match_id == match_id)
         .order_by(actions.c.ply)
     ).all()
-    return row, hashes, list(rows)
+    changes = ratings.changes_of(connection, match_id) if row.rated else ()
+    return row, hashes, list(rows), changes
 
 
 def _stored(row: Any) -> dict[str, Any]:
@@ -239,7 +264,17 @@ def _stored(row: Any) -> dict[str, Any]:
         "rematch_id": row.rematch_id,
         "clock": clocks.from_row(row),
         "ending_detail": row.ending_detail,
+        "takeback_offer": row.takeback_offer,
     }
+
+
+def settle(connection: Connection, loaded: Loaded, result: str) -> tuple[RatingChange, ...]:
+    """In the transaction that ends ``loaded``'s match with ``result``: a rated match's
+    rating changes, written (see web/community/ratings.py); nothing for an unrated one."""
+    match = loaded.match
+    if not match.rated:
+        return ()
+    return ratings.settle(connection, match.id, match.game.name, result)
 
 
 def bump(connection: Connection, loaded: Loaded, origin: str = "", **values: Any) -> None:

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from flipgames.core.errors import IllegalActionError, NotationError
 from flipgames.core.game import sample_chance
 from flipgames.web import clocks, schemas
+from flipgames.web.community.ratings import RatingChange
 from flipgames.web.db import actions
 from flipgames.web.errors import ApiError
 from flipgames.web.matches.data import (
@@ -30,7 +31,7 @@ from flipgames.web.matches.data import (
     computer_to_move,
     game_over,
 )
-from flipgames.web.matches.live import LiveStore, bump
+from flipgames.web.matches.live import LiveStore, bump, settle
 from flipgames.web.matches.views import view, viewer
 
 
@@ -47,6 +48,15 @@ def _flag_due(loaded: Loaded) -> bool:
     return clock is not None and clocks.flag_due(
         clock, loaded.state, over=loaded.over, now_ms=clocks.now_ms()
     )
+
+
+def write_end(
+    connection: Connection, loaded: Loaded, origin: str, **values: Any
+) -> tuple[RatingChange, ...]:
+    """Write the end of ``loaded``'s match outside the rules (``values`` hold its ending and
+    result) with its revision, and rate it in the same transaction; its rating changes."""
+    bump(connection, loaded, origin, **values)
+    return settle(connection, loaded, values["ending_result"])
 
 
 class Playing(LiveStore):
@@ -82,17 +92,24 @@ class Playing(LiveStore):
                 "ending": "timeout",
                 "ending_result": "0-1" if loser == 0 else "1-0",
                 "draw_offer": None,
+                "takeback_offer": None,
             }
             stopped = clocks.flagged(clock, loaded.state)
             write = functools.partial(
-                bump, loaded=loaded, origin=self.origin, **values, **clocks.columns(stopped)
+                write_end, loaded=loaded, origin=self.origin, **values, **clocks.columns(stopped)
             )
             try:
-                self._tx.run(write)
+                changes = self._tx.run(write)
             except StaleRevision:
                 loaded = self._read(loaded.match.id)
                 continue
-            loaded = replace(loaded, revision=loaded.revision + 1, clock=stopped, **values)
+            loaded = replace(
+                loaded,
+                revision=loaded.revision + 1,
+                clock=stopped,
+                rating_changes=changes,
+                **values,
+            )
             self.live.put(loaded.match.id, loaded)
             return loaded
         return loaded
@@ -165,20 +182,36 @@ class Playing(LiveStore):
         if clock is not None:
             clock = clocks.after_action(clock, state, new_state, now_ms=clocks.now_ms())
 
-        def write(connection: Connection) -> None:
-            bump(connection, loaded, self.origin, draw_offer=offer, **clocks.columns(clock))
+        # The engine's end is kept in the row too (ending_result; ending stays null), so
+        # profiles read results without replaying matches; a rated match is rated with it.
+        ended = {"ending_result": new_state.result()} if new_state.is_terminal() else {}
+
+        def write(connection: Connection) -> tuple[RatingChange, ...]:
+            # Any action cancels a takeback offer: the move it asked about is no longer last.
+            bump(
+                connection,
+                loaded,
+                self.origin,
+                draw_offer=offer,
+                takeback_offer=None,
+                **ended,
+                **clocks.columns(clock),
+            )
             connection.execute(
                 insert(actions).values(match_id=loaded.match.id, ply=ply, action=text)
             )
+            return settle(connection, loaded, ended["ending_result"]) if ended else ()
 
-        self._tx.run(write)
+        changes = self._tx.run(write)
         after = replace(
             loaded,
             state=new_state,
             revision=loaded.revision + 1,
             draw_offer=offer,
+            takeback_offer=None,
             clock=clock,
             played=loaded.record.then(state, action),
+            rating_changes=changes,
         )
         self.live.put(loaded.match.id, after)
         return after

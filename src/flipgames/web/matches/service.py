@@ -26,12 +26,12 @@ from flipgames.web import schemas
 from flipgames.web.matches import views
 from flipgames.web.matches.aijobs import AiJobs
 from flipgames.web.matches.create import Creation
-from flipgames.web.matches.social import Social
+from flipgames.web.matches.online import Online
 
 
-class MatchService(Creation, Social, AiJobs):
-    """Create, load, act, undo, resign, draw, rematch, hint, analyse and read matches stored
-    in the database.
+class MatchService(Creation, Online, AiJobs):
+    """Create, load, act, undo, resign, draw, take back, abort, rematch, hint, analyse and
+    read matches stored in the database.
 
     Actions on one match are serialised by an in-process lock, and across processes by the
     match's revision: a write names the revision it read and fails if it has moved on (and the

@@ -1,5 +1,6 @@
-"""The social actions: undo (against the computer), resignation, draws offered and answered
-between two people, and rematches with the seats swapped.
+"""The social actions: undo (against the computer), resignation, draws and takebacks offered
+and answered between two people, aborts before both have moved, and rematches with the seats
+swapped.
 
 Each is committed with the match's revision, like an action, before it is acknowledged.
 """
@@ -17,6 +18,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from flipgames.core.game import State
 from flipgames.web import clocks, schemas
+from flipgames.web.community.ratings import RatingChange
 from flipgames.web.db import actions, matches, seats
 from flipgames.web.errors import ApiError, unavailable
 from flipgames.web.matches.create import insert_match
@@ -30,7 +32,7 @@ from flipgames.web.matches.data import (
     undo_target,
 )
 from flipgames.web.matches.live import bump
-from flipgames.web.matches.play import Playing
+from flipgames.web.matches.play import Playing, write_end
 from flipgames.web.matches.views import view, viewer
 
 
@@ -58,7 +60,8 @@ class Social(Playing):
             target = _undo_target(loaded, steps)
 
             def delete_from_target(connection: Connection) -> None:
-                bump(connection, loaded, self.origin)
+                # A game over by the rules and undone is not over: its result goes.
+                bump(connection, loaded, self.origin, ending_result=None)
                 connection.execute(
                     delete(actions).where(actions.c.match_id == match_id, actions.c.ply >= target)
                 )
@@ -73,6 +76,7 @@ class Social(Playing):
                 loaded,
                 state=steps[target],
                 revision=loaded.revision + 1,
+                ending_result=None,
                 played=loaded.record.upto(target),
             )
             self.live.put(match_id, back)
@@ -138,7 +142,9 @@ class Social(Playing):
                 self._create_rematch(loaded, new_id)
             new_token = rematch_token(token, new_id)
             seats_wanted = {1 - s for s in seats_of}
-            self._tx.run(lambda connection: _join(connection, new_id, new_token, seats_wanted))
+            self._tx.run(
+                lambda connection: _join(connection, match_id, new_id, new_token, seats_wanted)
+            )
         rematch = self.load(new_id)
         rematch_view = view(rematch, viewer(rematch, new_token))
         return CreatedMatch(new_id, min(seats_wanted), new_token, None, rematch_view)
@@ -168,19 +174,30 @@ class Social(Playing):
         self.live.put(old.id, replace(loaded, revision=loaded.revision + 1, rematch_id=new_id))
 
     def _set(self, loaded: Loaded, **values: Any) -> Loaded:
-        """Change the match's row (ending, draw offer) with its revision; the new live state."""
+        """Change the match's row (ending, draw or takeback offer) with its revision; the new
+        live state. An ending is rated (a rated match) in the same transaction."""
         clock = loaded.clock
-        if clock is not None and values.get("ending"):
-            # The match ends: the running clock stops, charged up to now.
-            clock = clocks.stop(clock, loaded.state, now_ms=clocks.now_ms())
+        ending = values.get("ending")
+        if ending:
+            values["takeback_offer"] = None
+            if clock is not None:
+                # The match ends: the running clock stops, charged up to now.
+                clock = clocks.stop(clock, loaded.state, now_ms=clocks.now_ms())
         columns = clocks.columns(clock) if clock is not loaded.clock else {}
+
+        def write(connection: Connection) -> tuple[RatingChange, ...]:
+            if ending:
+                return write_end(connection, loaded, self.origin, **values, **columns)
+            bump(connection, loaded, self.origin, **values, **columns)
+            return ()
+
         try:
-            self._tx.run(
-                lambda connection: bump(connection, loaded, self.origin, **values, **columns)
-            )
+            changes = self._tx.run(write)
         except StaleRevision:
             raise ApiError(409, "stale", "the match changed meanwhile: reload it") from None
-        after = replace(loaded, revision=loaded.revision + 1, clock=clock, **values)
+        after = replace(
+            loaded, revision=loaded.revision + 1, clock=clock, rating_changes=changes, **values
+        )
         self.live.put(loaded.match.id, after)
         return after
 
@@ -203,14 +220,27 @@ def _undo_target(loaded: Loaded, steps: list[State]) -> int:
     return target
 
 
-def _join(connection: Connection, new_id: str, token: str, wanted: set[int]) -> None:
-    """Seat ``token`` in the rematch ``new_id`` at the ``wanted`` seats not taken yet."""
+def _join(connection: Connection, old_id: str, new_id: str, token: str, wanted: set[int]) -> None:
+    """Seat ``token`` in the rematch ``new_id`` of ``old_id`` at the ``wanted`` seats not
+    taken yet, each bound to the player who had the other seat before (so a rated match's
+    rematch is between the same two accounts)."""
     have = {
         seat
         for (seat,) in connection.execute(select(seats.c.seat).where(seats.c.match_id == new_id))
     }
+    before = {
+        row.seat: row.player_id
+        for row in connection.execute(
+            select(seats.c.seat, seats.c.player_id).where(seats.c.match_id == old_id)
+        )
+    }
     rows = [
-        {"match_id": new_id, "seat": s, "token_hash": hash_token(token)}
+        {
+            "match_id": new_id,
+            "seat": s,
+            "token_hash": hash_token(token),
+            "player_id": before.get(1 - s),
+        }
         for s in sorted(wanted - have)
     ]
     if rows:

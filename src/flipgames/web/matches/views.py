@@ -94,8 +94,31 @@ def view(loaded: Loaded, seats: Viewer) -> schemas.View:
         ending_detail=loaded.ending_detail,
         clock=clocks.view(loaded.clock, state, over=over, now_ms=clocks.now_ms()),
         draw_offer=loaded.draw_offer,
+        takeback_offer=loaded.takeback_offer,
+        abort=bool(seats) and can_abort(loaded),
+        rated=match.rated,
+        rating_changes=[
+            schemas.RatingChangeView(
+                seat=c.seat,
+                name=c.name,
+                before=c.before,
+                after=c.after,
+                rd=c.rd,
+                provisional=c.provisional,
+            )
+            for c in loaded.rating_changes
+        ],
         rematch=loaded.rematch_id,
         text=loaded.text,
+    )
+
+
+def can_abort(loaded: Loaded) -> bool:
+    """An online match in play that not both players have moved in yet."""
+    return (
+        loaded.match.mode == "online"
+        and not loaded.over
+        and not {0, 1} <= set(loaded.record.actors)
     )
 
 
@@ -152,7 +175,7 @@ def replay(loaded: Loaded) -> schemas.Replay:
         text, by = state.action_to_string(action), state.current_player
         state = state.apply(action)
         frames.append(frame(state, text, by))
-    return schemas.Replay(frames=frames)
+    return schemas.Replay(frames=frames, ending=loaded.ending, result=loaded.result)
 
 
 def position(loaded: Loaded, ply: int) -> schemas.Frame:

@@ -1,6 +1,6 @@
-"""The matches' HTTP API: create, read, act, undo, resign, draw, rematch, help, positions,
-records and replays. Each change is committed by the service before it is answered and
-broadcast."""
+"""The matches' HTTP API: create, read, act, undo, resign, draw, take back, abort, rematch,
+help, positions, records and replays. Each change is committed by the service before it is
+answered and broadcast."""
 
 from __future__ import annotations
 
@@ -161,6 +161,35 @@ async def draw(
 ) -> schemas.View:
     """Online: offer a draw, or accept or decline the other player's offer."""
     view = await run_in_threadpool(service.draw, match_id, body.token, body.answer)
+    await broadcast(request, match_id)
+    return view
+
+
+@router.post(
+    "/api/matches/{match_id}/takeback",
+    responses=responses(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def takeback(
+    match_id: str, body: schemas.TakebackRequest, service: Service, request: Request
+) -> schemas.View:
+    """Online: ask to take back your last move, or accept or decline the other player's
+    request (never past a chance outcome)."""
+    view = await run_in_threadpool(service.takeback, match_id, body.token, body.answer)
+    await broadcast(request, match_id)
+    return view
+
+
+@router.post(
+    "/api/matches/{match_id}/abort",
+    responses=responses(403, 404, 409, 413, 422, 429),
+    dependencies=[ActionLimit],
+)
+async def abort(
+    match_id: str, body: schemas.TokenRequest, service: Service, request: Request
+) -> schemas.View:
+    """Online, before both players have moved: end the match with no result and no rating."""
+    view = await run_in_threadpool(service.abort, match_id, body.token)
     await broadcast(request, match_id)
     return view
 

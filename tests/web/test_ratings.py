@@ -1,0 +1,388 @@
+"""Ratings, aborts, takebacks, profiles and leaderboards, through the API on SQLite and (when
+configured) PostgreSQL.
+
+Players are rows of ``players`` written here (accounts have a password hash, guests none):
+what these tests need of identity is only that seats are bound to players.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from flipgames.web.app import create_app
+from flipgames.web.community.ratings import settle
+from flipgames.web.db import make_engine, matches, players, rating_changes, ratings, seats
+from flipgames.web.errors import ApiError
+from flipgames.web.matches import MatchService
+from flipgames.web.settings import Settings
+
+# PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
+BACKENDS = ["sqlite", "postgresql"]
+GAME = "flipflop-3x3"
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of the test's own: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+        return
+    import psycopg
+
+    url: str = request.getfixturevalue("postgres_url")
+    name = f"ratings_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{url}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+@pytest.fixture
+def client(database_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(database_url=database_url))) as test_client:
+        yield test_client
+
+
+def service_of(client: TestClient) -> MatchService:
+    service: MatchService = client.app.state.service  # type: ignore[attr-defined]
+    return service
+
+
+def engine_of(client: TestClient) -> Engine:
+    return service_of(client)._tx.engine
+
+
+def add_player(client: TestClient, name: str, *, account: bool = True) -> str:
+    """A player row (an account when ``account``, else a guest); its id."""
+    player_id = secrets.token_hex(8)
+    with engine_of(client).begin() as connection:
+        connection.execute(
+            insert(players).values(
+                id=player_id,
+                name=name,
+                name_key=name.lower(),
+                password_hash="$argon2id$test" if account else None,
+                created_at=datetime.now(UTC),
+            )
+        )
+    return player_id
+
+
+def rated(client: TestClient, first: str, second: str) -> dict[str, Any]:
+    created = service_of(client).create_rated(GAME, {}, None, (first, second))
+    assert created.invite_token is not None
+    return {"id": created.match_id, 0: created.token, 1: created.invite_token}
+
+
+def online(client: TestClient, game: str = GAME) -> dict[str, Any]:
+    body = client.post("/api/matches", json={"game": game, "mode": "online"}).json()
+    return {"id": body["id"], 0: body["token"], 1: body["links"]["invite"].split("token=")[1]}
+
+
+def post(client: TestClient, match: dict[str, Any], what: str, seat: int, **body: Any) -> Any:
+    return client.post(f"/api/matches/{match['id']}/{what}", json={"token": match[seat], **body})
+
+
+def view(client: TestClient, match: dict[str, Any], seat: int | None = None) -> Any:
+    params = {"token": match[seat]} if seat is not None else {}
+    return client.get(f"/api/matches/{match['id']}", params=params).json()
+
+
+def move(client: TestClient, match: dict[str, Any]) -> Any:
+    """The player to move plays their first legal action; the view after it."""
+    seat = view(client, match)["current_player"]
+    action = view(client, match, seat)["legal"][0]
+    answer = post(client, match, "actions", seat, action=action)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def play_out(client: TestClient, match: dict[str, Any]) -> Any:
+    """Each side plays its first legal action until the end (White wins so on FlipFlop 3x3:
+    the test reads the result, it does not assume it); the final view."""
+    final = view(client, match)
+    while final["status"] == "playing":
+        final = move(client, match)
+    return final
+
+
+def rating_rows(client: TestClient) -> dict[str, Any]:
+    with engine_of(client).connect() as connection:
+        return {row.player_id: row for row in connection.execute(select(ratings))}
+
+
+def count_changes(client: TestClient) -> int:
+    with engine_of(client).connect() as connection:
+        return int(
+            connection.execute(select(func.count()).select_from(rating_changes)).scalar_one()
+        )
+
+
+def test_a_rated_game_played_to_the_end_rates_both_new_players(client: TestClient) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    match = rated(client, ada, bob)
+    assert view(client, match, 0)["rated"] is True
+    final = play_out(client, match)
+    assert final["result"] == "1-0"
+    changes = view(client, match)["rating_changes"]
+    assert [(c["seat"], c["name"]) for c in changes] == [(0, "Ada"), (1, "Bob")]
+    assert [round(c["after"], 1) for c in changes] == [1662.3, 1337.7]
+    assert [round(c["before"], 1) for c in changes] == [1500.0, 1500.0]
+    assert [round(c["rd"], 1) for c in changes] == [290.3, 290.3]
+    assert all(c["provisional"] for c in changes)
+    rows = rating_rows(client)
+    assert (round(rows[ada].rating, 1), rows[ada].games) == (1662.3, 1)
+    assert (round(rows[bob].rating, 1), round(rows[bob].rd, 1)) == (1337.7, 290.3)
+
+
+def test_the_second_rated_game_starts_from_the_first_ones_ratings(client: TestClient) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    play_out(client, rated(client, ada, bob))
+    second = rated(client, bob, ada)  # Bob has White now, and wins
+    play_out(client, second)
+    changes = {c["name"]: c for c in view(client, second)["rating_changes"]}
+    assert round(changes["Ada"]["before"], 1) == 1662.3
+    assert round(changes["Bob"]["before"], 1) == 1337.7
+    assert changes["Bob"]["after"] > 1337.7 and changes["Ada"]["after"] < 1662.3
+    assert rating_rows(client)[ada].games == 2
+
+
+def test_an_agreed_draw_between_new_players_keeps_1500_and_narrows_the_rd(
+    client: TestClient,
+) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    move(client, match)
+    post(client, match, "draw", 0, answer="offer")
+    drawn = post(client, match, "draw", 1, answer="accept").json()
+    assert drawn["ending"] == "agreement"
+    changes = drawn["rating_changes"]
+    assert [round(c["after"], 1) for c in changes] == [1500.0, 1500.0]
+    assert all(c["rd"] < 350 for c in changes)
+
+
+def test_a_resignation_is_rated_for_the_winner(client: TestClient) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    move(client, match)
+    move(client, match)
+    resigned = post(client, match, "resign", 0).json()
+    assert resigned["result"] == "0-1"
+    after = {c["name"]: round(c["after"], 1) for c in resigned["rating_changes"]}
+    assert after == {"Ada": 1337.7, "Bob": 1662.3}
+
+
+def test_casual_matches_and_guests_leave_the_ratings_alone(client: TestClient) -> None:
+    match = online(client)
+    final = play_out(client, match)
+    assert (final["rated"], final["rating_changes"]) == (False, [])
+    ada, guest = add_player(client, "Ada"), add_player(client, "Visitor", account=False)
+    service = service_of(client)
+    with pytest.raises(ApiError, match="Visitor plays as a guest"):
+        service.create_rated(GAME, {}, None, (ada, guest))
+    with pytest.raises(ApiError, match="two different accounts"):
+        service.create_rated(GAME, {}, None, (ada, ada))
+    assert rating_rows(client) == {} and count_changes(client) == 0
+
+
+def test_a_rated_match_whose_seat_is_no_account_any_more_is_not_rated(
+    client: TestClient,
+) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    match = rated(client, ada, bob)
+    with engine_of(client).begin() as connection:  # Bob deletes the account mid-game
+        connection.execute(
+            players.update().where(players.c.id == bob).values(deleted=True, name="deleted")
+        )
+    play_out(client, match)
+    assert view(client, match)["rating_changes"] == []
+    assert rating_rows(client) == {}
+
+
+def test_aborting_before_both_have_moved_gives_no_result_and_no_rating(
+    client: TestClient,
+) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    assert view(client, match, 1)["abort"] is True
+    assert view(client, match)["abort"] is False  # a spectator cannot
+    move(client, match)
+    aborted = post(client, match, "abort", 1)
+    assert aborted.status_code == 200, aborted.text
+    body = aborted.json()
+    assert (body["status"], body["ending"], body["result"]) == ("finished", "aborted", "*")
+    assert body["rating_changes"] == [] and body["abort"] is False
+    assert rating_rows(client) == {} and count_changes(client) == 0
+    record = client.get(f"/api/matches/{match['id']}/record").json()
+    assert record["ending"] == {"reason": "aborted", "result": "*"}
+    replay = client.get(f"/api/matches/{match['id']}/replay").json()
+    assert (replay["ending"], replay["result"]) == ("aborted", "*")
+    again = post(client, match, "actions", 1, action="a3xb3")
+    assert again.status_code == 409 and "aborted" in again.json()["error"]["message"]
+
+
+def test_aborting_after_both_have_moved_is_refused_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    move(client, match)
+    move(client, match)
+    assert view(client, match, 0)["abort"] is False
+    refused = post(client, match, "abort", 0)
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "unavailable"
+    assert "both players have moved" in refused.json()["error"]["message"]
+    assert view(client, match)["status"] == "playing"
+    no_token = client.post(f"/api/matches/{match['id']}/abort", json={})
+    assert no_token.status_code == 403
+
+
+def test_only_matches_between_two_people_online_can_be_aborted(client: TestClient) -> None:
+    body = client.post("/api/matches", json={"game": GAME, "mode": "ai"}).json()
+    refused = client.post(f"/api/matches/{body['id']}/abort", json={"token": body["token"]})
+    assert refused.status_code == 409
+    assert "two people online" in refused.json()["error"]["message"]
+
+
+def test_two_endings_at_once_rate_the_match_once(database_url: str, client: TestClient) -> None:
+    """Two server processes on one database (two services, each with its own live state)
+    end the same match at the same moment: one by resignation, one by accepting a draw."""
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    move(client, match)
+    post(client, match, "draw", 0, answer="offer")
+    other_engine = make_engine(database_url)
+    other = MatchService(other_engine, service_of(client).solutions)
+    other.load(match["id"])  # its live state is at the offer too
+    here = service_of(client)
+    outcomes: list[str] = []
+    start = threading.Barrier(2)
+
+    def attempt(action: Any) -> None:
+        start.wait()
+        try:
+            action()
+            outcomes.append("ok")
+        except Exception as exc:  # the loser of the race is refused, whatever its error
+            outcomes.append(type(exc).__name__)
+
+    threads = [
+        threading.Thread(target=attempt, args=(lambda: here.resign(match["id"], match[0]),)),
+        threading.Thread(
+            target=attempt, args=(lambda: other.draw(match["id"], match[1], "accept"),)
+        ),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    other_engine.dispose()
+    assert outcomes.count("ok") == 1
+    assert count_changes(client) == 2
+    assert {row.games for row in rating_rows(client).values()} == {1}
+    ended = view(client, match)
+    assert ended["ending"] in ("resignation", "agreement")
+    assert len(ended["rating_changes"]) == 2
+
+
+def test_a_match_is_settled_once_whoever_tries_again(client: TestClient) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    play_out(client, match)
+    with pytest.raises(IntegrityError), engine_of(client).begin() as connection:
+        settle(connection, match["id"], GAME, "1-0")
+    assert count_changes(client) == 2 and {r.games for r in rating_rows(client).values()} == {1}
+
+
+def test_a_takeback_accepted_goes_back_before_the_askers_move(client: TestClient) -> None:
+    match = online(client)
+    move(client, match)
+    asked = post(client, match, "takeback", 0, answer="offer")
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["takeback_offer"] == 0
+    assert view(client, match, 1)["takeback_offer"] == 0
+    twice = post(client, match, "takeback", 0, answer="offer")
+    assert twice.status_code == 409 and "already" in twice.json()["error"]["message"]
+    own = post(client, match, "takeback", 0, answer="accept")
+    assert own.status_code == 409 and "no takeback request" in own.json()["error"]["message"]
+    accepted = post(client, match, "takeback", 1, answer="accept").json()
+    assert (accepted["history"], accepted["takeback_offer"]) == ([], None)
+    assert view(client, match, 0)["legal"]  # White to move again
+
+
+def test_a_takeback_after_the_reply_takes_both_moves_back(client: TestClient) -> None:
+    match = online(client)
+    first = move(client, match)["history"]
+    move(client, match)  # Black replies: White asks to take back their move and the reply
+    post(client, match, "takeback", 0, answer="offer")
+    back = post(client, match, "takeback", 1, answer="accept").json()
+    assert back["history"] == [] and first != []
+
+
+def test_a_takeback_declined_or_overtaken_by_a_move_leaves_the_game(client: TestClient) -> None:
+    match = online(client)
+    move(client, match)
+    post(client, match, "takeback", 0, answer="offer")
+    declined = post(client, match, "takeback", 1, answer="decline").json()
+    assert (declined["takeback_offer"], len(declined["history"])) == (None, 1)
+    assert view(client, match, 0)["takeback_offer"] is None  # the asker sees it declined
+    post(client, match, "takeback", 0, answer="offer")
+    moved = move(client, match)  # Black moves instead of answering: the request goes
+    assert (moved["takeback_offer"], len(moved["history"])) == (None, 2)
+    nothing = post(client, match, "takeback", 1, answer="decline")
+    assert nothing.status_code == 409
+
+
+def test_a_takeback_is_refused_before_moving_and_past_a_chance_outcome(
+    client: TestClient,
+) -> None:
+    match = online(client)
+    early = post(client, match, "takeback", 0, answer="offer")
+    assert early.status_code == 409 and "not moved yet" in early.json()["error"]["message"]
+    switch = online(client, "flip-switch")
+    after = move(client, switch)  # a tile placed: its shape is drawn at once
+    assert any(actor == -1 for actor in after["actors"])
+    refused = post(client, switch, "takeback", 0, answer="offer")
+    assert refused.status_code == 409
+    assert "chance outcome" in refused.json()["error"]["message"]
+    assert view(client, switch)["history"] == after["history"]
+
+
+def test_takebacks_are_only_between_two_people_online(client: TestClient) -> None:
+    body = client.post("/api/matches", json={"game": GAME, "mode": "local"}).json()
+    refused = client.post(
+        f"/api/matches/{body['id']}/takeback", json={"token": body["token"], "answer": "offer"}
+    )
+    assert refused.status_code == 409 and "undo" in refused.json()["error"]["message"]
+    bad = client.post(
+        f"/api/matches/{body['id']}/takeback", json={"token": body["token"], "answer": "maybe"}
+    )
+    assert bad.status_code == 422
+
+
+def test_a_rematch_of_a_rated_match_is_rated_between_the_same_accounts(
+    client: TestClient,
+) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    match = rated(client, ada, bob)
+    play_out(client, match)
+    first = post(client, match, "rematch", 0).json()
+    post(client, match, "rematch", 1)
+    with engine_of(client).connect() as connection:
+        bound = dict(
+            connection.execute(
+                select(seats.c.seat, seats.c.player_id).where(seats.c.match_id == first["id"])
+            ).all()
+        )
+        is_rated = connection.execute(
+            select(matches.c.rated).where(matches.c.id == first["id"])
+        ).scalar_one()
+    assert bound == {0: bob, 1: ada} and is_rated
