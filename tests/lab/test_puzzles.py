@@ -176,6 +176,14 @@ def test_public_json_hides_the_answer():
     assert puzzle.to_json()["answer"] == puzzle.answer
 
 
+def test_a_puzzle_gives_its_position_in_notation_where_the_game_has_one():
+    (puzzle,) = make_puzzles(make("flipflop-3x3"), 1, 5)
+    game = make("flipflop-3x3")
+    assert puzzle.position is not None
+    assert game.from_position(puzzle.position).key() == puzzle.state(game).key()
+    assert puzzle.public_json()["position"] == puzzle.position
+
+
 @pytest.mark.parametrize("name", ["flipflop", "flipfour", "flip-switch"])
 def test_games_without_puzzles_are_refused(name):
     with pytest.raises(PuzzleError, match=f"{name} has no puzzles: puzzles exist for"):

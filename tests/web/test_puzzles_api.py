@@ -29,6 +29,9 @@ def test_a_puzzle_hides_its_answer_until_answered(client: TestClient, game: str)
     data = shown.json()
     (expected,) = make_puzzles(make(game), 1, 3)
     assert data["question"] == expected.question and data["actions"] == list(expected.actions)
+    # The position in notation where the game has one (Checkered Flag has none).
+    assert data["position"] == expected.position
+    assert (data["position"] is None) == (game == "checkered-flag")
     # No key anywhere carries the answer or a move's value; the structured record of the
     # moves already played (a spin's "values" are its spinner's faces) is public.
     public = {**data, "view": {k: v for k, v in data["view"].items() if k != "moves"}}

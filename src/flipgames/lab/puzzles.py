@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Final
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State, random_choices
 from flipgames.core.manifest import PuzzleSpec, has_manifest, manifest_for, manifest_of
+from flipgames.core.position import has_position_notation
 from flipgames.core.progress import Progress, silent
 from flipgames.core.registry import game_names
 from flipgames.solvers import alphabeta, catalog
@@ -130,6 +131,9 @@ class Puzzle:
     answer: str
     values: tuple[MoveValue, ...]
     board: str
+    #: The position in the game's position notation (None for a game without one), the same
+    #: position as ``actions`` reach: ``flipgames analyze GAME --position TEXT`` studies it.
+    position: str | None = None
 
     def explanation(self) -> str:
         """Why the answer is right: the value of every first move, best first."""
@@ -157,6 +161,7 @@ class Puzzle:
             "moves": self.moves,
             "question": self.question,
             "board": self.board,
+            "position": self.position,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -261,6 +266,7 @@ def _one(game: Game, finder: _Finder, seed: int, seen: set[object]) -> Puzzle:
             answer=answer,
             values=tuple(values),
             board=state.render(),
+            position=state.position() if has_position_notation(game) else None,
         )
     raise PuzzleError(f"no {game.name} puzzle found from seed {seed} in {MAX_ATTEMPTS} games")
 

@@ -8,8 +8,9 @@ player to move sees it in a match. The answer endpoint takes one legal action an
 it is the answer, with every first move's value.
 
 * ``GET /api/puzzles``: the games with puzzles (name, title, kind of puzzle).
-* ``GET /api/puzzles/{game}/{n}``: the puzzle's question and a match-like ``view`` that the
-  game's board module draws (``observation``, ``legal``, ``legal_actions``, ``history``, ...).
+* ``GET /api/puzzles/{game}/{n}``: the puzzle's question, its ``position`` in the game's
+  position notation (null for a game without one), and a match-like ``view`` that the game's
+  board module draws (``observation``, ``legal``, ``legal_actions``, ``history``, ...).
 * ``POST /api/puzzles/{game}/{n}/answer`` with ``{"action": "c1-b2"}``: ``correct``, the
   ``answer``, the chosen move's value, the ``explanation``, every move's ``values`` and the
   ``next`` puzzle's number. An action that is not legal there is refused (422), like any
