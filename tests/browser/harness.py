@@ -67,6 +67,7 @@ def running_arcade(
         "FLIPGAMES_MATCHES_PER_MINUTE": "0",
         "FLIPGAMES_READS_PER_MINUTE": "0",
         "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
+        "FLIPGAMES_SIGN_INS_PER_MINUTE": "0",
     }
     with log_path.open("w") as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)

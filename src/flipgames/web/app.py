@@ -31,6 +31,8 @@ from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
 from flipgames.web.clocks import FlagTimers
+from flipgames.web.community.csrf import CsrfGuard
+from flipgames.web.community.identity import Identity
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
@@ -93,6 +95,7 @@ def create_app(
     for router in (*routes.routers, puzzles.router, lab.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
+    app.add_middleware(CsrfGuard, allowed=settings.allowed_origins)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
@@ -102,14 +105,15 @@ def create_app(
 def _wire(
     app: FastAPI, settings: Settings, engine: Engine, solutions: Solutions, pool: AiPool | None
 ) -> None:
-    """Put the match service, the WebSocket hub, the computer's moves, the flag timers and
-    the rate limits in ``app.state`` (the routes find them there)."""
+    """Put the match service, the players' identity, the WebSocket hub, the computer's moves,
+    the flag timers and the rate limits in ``app.state`` (the routes find them there)."""
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
     service = MatchService(engine, solutions, transactions, live)
     service.engines = register_engines(settings.engines, timeout=settings.engine_seconds)
     service.engine_seconds = settings.engine_seconds
     app.state.service = service
+    app.state.identity = Identity(transactions, engines=service.engines)
     hub = app.state.hub = Hub()
     app.state.presence = None  # set when the server starts, on PostgreSQL
     app.state.ai_pool = pool = pool or AiPool(max(1, settings.ai_workers))
@@ -121,6 +125,7 @@ def _wire(
     app.state.match_limit = RateLimit(settings.matches_per_minute, settings.matches_burst)
     app.state.read_limit = RateLimit(settings.reads_per_minute, settings.reads_burst)
     app.state.puzzle_limit = RateLimit(settings.puzzles_per_minute, settings.puzzles_burst)
+    app.state.sign_in_limit = RateLimit(settings.sign_ins_per_minute, settings.sign_ins_burst)
 
 
 def _broadcaster(service: MatchService, hub: Hub) -> Callable[[str], Awaitable[None]]:

@@ -94,6 +94,17 @@ class Settings:
         default_factory=lambda: env_int("FLIPGAMES_PUZZLES_PER_MINUTE", 60)
     )
     puzzles_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_PUZZLES_BURST", 20))
+    #: Per client address: sign-ins, sign-ups, new guests and password checks (a password
+    #: change, an account's deletion) a minute, and how many at once; 0: no limit. Each is an
+    #: Argon2id hash (64 MiB, tens of milliseconds) and a guess at a password.
+    sign_ins_per_minute: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_SIGN_INS_PER_MINUTE", 10)
+    )
+    sign_ins_burst: int = field(default_factory=lambda: env_int("FLIPGAMES_SIGN_INS_BURST", 10))
+    #: Mark the session cookie ``Secure`` on every answer (``FLIPGAMES_SECURE_COOKIES=1``):
+    #: for a server behind an HTTPS proxy that it does not trust for ``X-Forwarded-Proto``.
+    #: A request that came over HTTPS gets a ``Secure`` cookie anyway.
+    secure_cookies: bool = field(default_factory=lambda: env_int("FLIPGAMES_SECURE_COOKIES", 0) > 0)
     #: Origins (``https://arcade.example.org``) whose pages may open the WebSocket besides
     #: the server's own (the request's Host); ``flipgames serve --allowed-origin`` sets
     #: ``FLIPGAMES_ALLOWED_ORIGINS`` (space-separated). Clients that send no Origin (not a

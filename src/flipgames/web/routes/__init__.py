@@ -6,15 +6,16 @@ broadcast. No rules here.
 - ``matches``: the matches' API (create, read, act, undo, resign, draw, rematch, help,
   positions, records, replays);
 - ``sockets``: the matches' WebSocket (its ``Origin`` checked);
+- ``players``: guests, accounts and sessions (web/community holds their rules);
 - ``pages``: the HTML pages.
 
 The API is described in docs/web-api.md.
 """
 
-from flipgames.web.routes import games, matches, pages, sockets
+from flipgames.web.routes import games, matches, pages, players, sockets
 from flipgames.web.routes.common import describe_errors, loader
 
 #: Every router of the arcade's own routes, in the order the app includes them.
-routers = (games.router, matches.router, sockets.router, pages.router)
+routers = (games.router, matches.router, players.router, sockets.router, pages.router)
 
 __all__ = ["describe_errors", "loader", "routers"]
