@@ -350,6 +350,11 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/puzzles": {"get"},
         "/api/puzzles/{game}/{number}": {"get"},
         "/api/puzzles/{game}/{number}/answer": {"post"},
+        "/api/players": {"post"},
+        "/api/accounts": {"post"},
+        "/api/session": {"get", "post", "delete"},
+        "/api/account/password": {"post"},
+        "/api/account": {"delete"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     schemas = document["components"]["schemas"]
