@@ -24,7 +24,7 @@ import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
 from _common import cpu_name
 from flipgames import game_names
 from flipgames import make as make_game
-from flipgames.envs.common import env_id
+from flipgames.envs.common import env_id, sample_legal
 from flipgames.envs.vector import make
 
 
@@ -41,9 +41,12 @@ def vector_rate(game: str, num_envs: int, seconds: float) -> float:
     steps, inside = 0, 0.0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
-        # A uniformly random legal action per environment (any action once it is over).
+        # A uniformly random legal action per environment (action 0 once it is over: the
+        # next step restarts it and ignores its action).
         mask = observations["action_mask"]
-        actions = (rng.random(mask.shape, dtype=np.float32) * (mask + 1e-3)).argmax(axis=1)
+        playing = mask.any(axis=1)
+        actions = np.zeros(num_envs, dtype=np.int64)
+        actions[playing] = sample_legal(mask[playing], rng)
         before = time.perf_counter()
         observations, *_ = envs.step(actions)
         inside += time.perf_counter() - before
