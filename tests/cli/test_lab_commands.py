@@ -57,8 +57,11 @@ def test_simulate_json(flipgames: Run) -> None:
         "capped",
         "lead_changes",
         "seconds_per_move",
-        "decisiveness",
+        "decided",
+        "drawishness",
+        "metrics",
     }
+    assert data["metrics"]["drama"]["games"] == 12 and data["metrics_computed"] == "default"
     assert done.err == ""  # no progress bar without a terminal
 
 
@@ -110,6 +113,7 @@ def test_simulate_bad_game_level_and_report_folder(flipgames: Run, tmp_path: Pat
         (["--games", "0"], "--games: must be at least 1"),
         (["--workers", "2", "--ray", "auto"], "not allowed with argument"),
         (["--seed", "x"], "invalid int value"),
+        (["--metrics", "most"], "argument --metrics: invalid choice: 'most'"),
     ],
 )
 def test_simulate_malformed_command_lines(flipgames: Run, argv: list[str], words: str) -> None:

@@ -79,7 +79,13 @@ def test_simulation_report_names_every_metric(tmp_path: Path) -> None:
         "First-player advantage",
         "A (random) wins** 3 (60.0%",
         "B (random) wins** 2 (40.0%",
-        "Decisiveness",
+        "Decided** (games with a winner; Ludii's completion; this share was called decisiveness",
+        "Drawishness** (draws by the rules, games stopped at the cap left out) 0",
+        "Outcome uniformity** (1 - variance of a seat's result): 1.000",
+        "Drama** (how far the eventual winner was behind): 0.233 (5 games)",
+        "Decisiveness** (share of a decided game before the winner passes",
+        "Board coverage**: not applicable (the game has no board sites",
+        "Clarity (variance)**: not applicable (not computed: it evaluates every legal action",
         "mean 6.0, median 6, 90th percentile 6",
         "2.00 legal actions",
         "Repetition draws** 0",
@@ -90,8 +96,25 @@ def test_simulation_report_names_every_metric(tmp_path: Path) -> None:
         assert words in text, words
     figures = simulation_figures(result)
     assert sorted(figures) == ["branching", "lengths", "win-rates"]
+    # The branching chart: the mean line and a bar of games per move number.
+    branching_axes = figures["branching"].axes
+    assert len(branching_axes) == 2
+    assert [p.get_height() for p in branching_axes[1].patches] == [5] * 6
     page = write_report(tmp_path, "sim", text, figures, game="ladder")
     assert page.read_text().count("data:image/png;base64,") == 3
+
+
+def test_the_branching_chart_cuts_the_noisy_tail() -> None:
+    from flipgames.lab.report import branching_chart, tail_start
+
+    counts = [200, 200, 150, 60, 9, 2]  # 5% of 200 is 10: moves 5 and 6 are the tail
+    assert tail_start(counts) == 4
+    chart = branching_chart([3.0, 3.0, 2.5, 2.0, 6.0, 9.0], counts, "t")
+    line_axes, bar_axes = chart.axes
+    (line,) = line_axes.get_lines()
+    assert list(line.get_xdata()) == [1, 2, 3, 4]
+    assert [p.get_height() for p in bar_axes.patches] == [200, 200, 150, 60]
+    assert "moves 5-6 (too few games) cut" in line_axes.get_xlabel()
 
 
 def test_parse_vary_refuses_bad_names_and_values() -> None:

@@ -35,7 +35,7 @@ def test_first_player_wins_every_game() -> None:
     assert data["agent_win_rates"] == [0.6, 0.4]
     assert data["first_player_win_rate"] == 1.0
     assert data["first_player_score"] == 1.0 and data["first_player_advantage"] == 0.5
-    assert data["decisiveness"] == 1.0
+    assert data["decided"] == 1.0
     # Six moves, all games alike.
     assert data["length"] == {
         "unit": "moves",
@@ -75,7 +75,7 @@ def test_draws_by_repetition_and_plain_draws() -> None:
     repeated = simulate(ladder(ending="repeat"), ("random", "random"), 4, seed=3).to_json()
     # Keys 0 1 0 1 0: the final position is the third occurrence of key 0.
     assert repeated["draws"] == 4 and repeated["repetition_draws"] == 4
-    assert repeated["decisiveness"] == 0.0 and repeated["first_player_score"] == 0.5
+    assert repeated["decided"] == 0.0 and repeated["first_player_score"] == 0.5
     plain = simulate(ladder(ending="draw"), ("random", "random"), 4, seed=3).to_json()
     assert plain["draws"] == 4 and plain["repetition_draws"] == 0
     # Rules without repetition draws: the count is not available, not zero.
@@ -167,3 +167,61 @@ def test_ctrl_c_during_a_merge_waits_for_the_merge() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_ludii_metrics_of_the_ladder() -> None:
+    data = simulate(ladder(length=6), ("random", "random"), 4, seed=1).to_json()
+    found = {name: entry["value"] for name, entry in data["metrics"].items()}  # type: ignore[union-attr]
+    # The first player's evaluation before plies 0..5 is 0.4, 0.9, -0.2, 0.9, -0.5, 0.9 and
+    # the first player wins. Drama: behind by 0.4 and 1.0 (|e| - e) at plies 2 and 4: 1.4 / 6.
+    assert found["drama"] == pytest.approx(1.4 / 6)
+    # Uncertainty, 1 - |e|: 0.6, 0.1, 0.8, 0.1, 0.5, 0.1 -> 2.2 / 6.
+    assert found["uncertainty"] == pytest.approx(2.2 / 6)
+    # The loser's best is +0.5 (ply 4); the winner is above it first at ply 1 (0.9): 1 / 6.
+    assert found["decisiveness"] == pytest.approx(1 / 6)
+    # Legal actions 1, 2, 3, 1, 2, 3: four moves with a choice, 2.5 actions among them.
+    assert found["decision_moves"] == pytest.approx(4 / 6)
+    assert found["decision_factor"] == pytest.approx(2.5)
+    assert found["game_tree_complexity"] == pytest.approx(6 * 0.30103, abs=1e-5)
+    # Clarity is opt-in; the toy has no board and describes no action as data.
+    entries = data["metrics"]
+    assert isinstance(entries, dict)
+    assert "--metrics all" in entries["clarity_variance"]["not_applicable"]
+    assert "no board sites" in entries["board_coverage"]["not_applicable"]
+    assert entries["move_distance"]["value"] is None and entries["move_distance"]["not_applicable"]
+    assert entries["drama"]["games"] == 4 and entries["drama"]["not_applicable"] is None
+    # The first seat's result is +1 in every game (variance 0): outcome uniformity 1.
+    assert data["outcome_uniformity"] == 1.0
+    assert data["decided"] == 1.0 and data["completion"] == 1.0 and "decisiveness" not in data
+
+
+def test_clarity_on_request() -> None:
+    data = simulate(ladder(length=6), ("random", "random"), 2, 1, metric_set="all").to_json()
+    entries = data["metrics"]
+    assert isinstance(entries, dict)
+    # Every action of a ply leads to the same position: all alike, nobody stands out.
+    assert entries["clarity_narrowness"]["value"] == 0.0
+    assert entries["clarity_variance"]["value"] == 0.0
+    with pytest.raises(SimulationError, match="--metrics 'most': choose default or all"):
+        simulate(ladder(), ("random", "random"), 2, seed=1, metric_set="most")
+
+
+def test_drawishness_leaves_out_games_stopped_at_the_cap() -> None:
+    endless = simulate(ladder(ending="endless"), ("random", "random"), 3, seed=4).to_json()
+    assert endless["draws"] == 3 and endless["natural_draws"] == 0
+    assert endless["drawishness"] == 0.0 and endless["decided"] == 0.0
+    plain = simulate(ladder(ending="draw"), ("random", "random"), 2, seed=4).to_json()
+    assert plain["drawishness"] == 1.0 and plain["natural_draws"] == 2
+
+
+def test_board_metrics_on_a_real_game_agree_in_any_worker_count() -> None:
+    game = make("flipflop-3x3")
+    one = simulate(game, ("random", "random"), 6, seed=5).to_json()
+    two = simulate(game, ("random", "random"), 6, seed=5, workers=2).to_json()
+    assert one["metrics"] == two["metrics"]
+    entries = one["metrics"]
+    assert isinstance(entries, dict)
+    coverage = entries["board_coverage"]["value"]
+    # Six pieces start on six of the nine squares; every piece move goes one or two squares.
+    assert isinstance(coverage, float) and 6 / 9 <= coverage <= 1
+    assert 1 <= entries["move_distance"]["value"] <= 2

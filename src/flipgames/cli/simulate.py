@@ -1,7 +1,8 @@
 """``flipgames simulate``: seeded self-play of two levels, measured for a game designer.
 
 ``flipgames simulate GAME --agents A,B --games N [--option k=v ...] [--seed S]
-[--workers K | --ray ADDRESS] [--report DIR] [--json]`` (docs/lab.md). Ctrl-C stops the
+[--workers K | --ray ADDRESS] [--metrics default|all] [--report DIR] [--json]``
+(docs/lab.md). Ctrl-C stops the
 games, prints what the finished ones showed (and writes the report) and exits with 130. A
 report that fails is one warning line and exit code 1; the results are printed all the same
 and kept in the report folder's ``results.json``.
@@ -60,6 +61,13 @@ def add_simulate_arguments(parser: argparse.ArgumentParser, count: Callable[[str
     parser.add_argument(
         "--report", metavar="DIR", help="write an HTML + Markdown report with charts here"
     )
+    parser.add_argument(
+        "--metrics",
+        choices=("default", "all"),
+        default="default",
+        help="Ludii's metrics: default (all but clarity) or all (clarity evaluates every "
+        "legal action of every move: slower)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -83,6 +91,7 @@ def cmd_simulate(args: argparse.Namespace, game: Game) -> int:
             workers=args.workers,
             ray=args.ray,
             progress=progress,
+            metric_set=args.metrics,
         )
     if result.games == 0:
         raise KeyboardInterrupt  # nothing finished: nothing to report

@@ -362,26 +362,33 @@ def not_applicable(
 
 def board_sites(game: Game) -> int | None:
     """The number of board sites: ranks x files of an observation tensor laid out as planes
-    of the board (``[plane, rank, file]``); None for a game whose tensor is a flat vector.
+    of the board (``[plane, rank, file]``); None for a game whose tensor is a flat vector
+    or that has no tensor.
 
     >>> from flipgames import make
     >>> board_sites(make("flipflop-3x3")), board_sites(make("checkered-flag"))
     (9, None)
     """
-    shape = game.observation_tensor_shape
+    try:
+        shape = game.observation_tensor_shape
+    except NotImplementedError:  # a game without a tensor says nothing of a board
+        return None
     return shape[1] * shape[2] if len(shape) == 3 else None
 
 
 def occupied_sites(state: State) -> frozenset[str] | None:
     """The squares holding a piece, from the spectator's board view (nothing hidden): its
     ``pieces`` (square -> piece, empty squares left out) or ``squares`` (square -> piece or
-    None); None when the board view lists neither.
+    None); None when the board view lists neither (or the game has none).
 
     >>> from flipgames import make
     >>> sorted(occupied_sites(make("flipflop-3x3").new_initial_state()) or ())
     ['a1', 'a3', 'b1', 'b3', 'c1', 'c3']
     """
-    view = state.board_view(None)
+    try:
+        view = state.board_view(None)
+    except NotImplementedError:
+        return None
     pieces = view.get("pieces")
     if isinstance(pieces, dict):
         return frozenset(str(square) for square in pieces)
@@ -393,15 +400,86 @@ def occupied_sites(state: State) -> frozenset[str] | None:
 
 def action_distance(state: State, action: int) -> int | None:
     """King steps of a legal ``action`` that takes a piece ``from`` one square ``to``
-    another (its :meth:`State.action_info`); None for any other action.
+    another (its :meth:`State.action_info`); None for any other action, and in a game that
+    does not describe its actions.
 
     >>> from flipgames import make
     >>> state = make("flipflop-3x3").new_initial_state()
     >>> action_distance(state, state.parse_action("b1-b2"))
     1
     """
-    info = state.action_info(action)
+    try:
+        info = state.action_info(action)
+    except NotImplementedError:  # a game that describes no action as data
+        return None
     origin, target = info.get("from"), info.get("to")
     if isinstance(origin, str) and isinstance(target, str):
         return square_distance(origin, target)
     return None
+
+
+#: Why a metric that applies to the game still has no value when no game gave one.
+_EMPTY_REASONS: Final = {
+    "decisiveness": "no game was decided",
+    "decision_factor": "no move had more than one legal action",
+    "move_distance": "no move took a piece from one square to another",
+}
+
+
+def empty_reason(metric: str) -> str:
+    """Why ``metric`` applies to the game but no game gave it a value.
+
+    >>> empty_reason("move_distance"), empty_reason("drama")
+    ('no move took a piece from one square to another', 'no game had a move')
+    """
+    return _EMPTY_REASONS.get(metric, "no game had a move")
+
+
+#: Per metric: how reports name it, Ludii's name for it, and one line on what it says.
+LABELS: Final = {
+    "drama": ("Drama", "Drama (average)", "how far the eventual winner was behind"),
+    "stability": ("Stability", "Stability", "variance of the evaluation over a game"),
+    "uncertainty": ("Uncertainty", "Uncertainty", "1 level all game, 0 one side sure"),
+    "decisiveness": (
+        "Decisiveness",
+        "Decisiveness Moves",
+        "share of a decided game before the winner passes the loser's best evaluation",
+    ),
+    "state_evaluation_difference": (
+        "State evaluation difference",
+        "State Evaluation Difference (average)",
+        "gap between the players' evaluations",
+    ),
+    "clarity_narrowness": (
+        "Clarity (narrowness)",
+        "Clarity Narrowness",
+        "share of actions that stand out from the rest",
+    ),
+    "clarity_variance": (
+        "Clarity (variance)",
+        "Clarity Variance",
+        "variance of the actions' values at a move",
+    ),
+    "decision_moves": ("Decision moves", "Decision Moves", "share of moves with a choice"),
+    "decision_factor": (
+        "Decision factor",
+        "Decision Factor (average)",
+        "legal actions at the moves with a choice",
+    ),
+    "game_tree_complexity": (
+        "Game-tree complexity",
+        "Game Tree Complexity",
+        "moves x log10(mean legal actions)",
+    ),
+    "board_coverage": (
+        "Board coverage",
+        "Board Coverage Default",
+        "share of sites that held a piece at some point",
+    ),
+    "piece_number": ("Piece number", "Piece Number (average)", "pieces on the board"),
+    "move_distance": (
+        "Move distance",
+        "Move Distance (average)",
+        "king steps of a move from one square to another",
+    ),
+}

@@ -17,8 +17,10 @@ display needed: the Agg renderer). matplotlib loads only when a chart is drawn, 
 that draw none stay fast. The Markdown is rendered with raw HTML switched off: text from a
 game or a user cannot inject markup into the page.
 
-The charts of :func:`simulation_report`: win rates with their 95% intervals, the histogram of
-game lengths and the branching factor by ply.
+The charts of a simulation: win rates with their 95% intervals, the histogram of game lengths
+and the branching factor by ply with the number of games behind each ply (the noisy tail cut);
+of a comparison: each variant's first-player score with its interval, on an axis scaled to
+the data.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import base64
 import datetime
 import html
 import json
+import math
 import re
 import sys
 from collections.abc import Callable
@@ -231,6 +234,32 @@ def rates_chart(
     return figure
 
 
+def score_chart(
+    labels: list[str], scores: list[float], intervals: list[tuple[float, float]], title: str
+) -> Figure:
+    """Scores as points with their intervals drawn, on an axis scaled to the data (so 0.541
+    and 0.627 stand apart), with the fair 0.5 marked when it is in range."""
+    figure = new_figure(6.4, 0.9 + 0.45 * len(labels))
+    axes = figure.add_subplot()
+    positions = list(range(len(labels)))
+    lows = [max(0.0, s - lo) for s, (lo, _) in zip(scores, intervals, strict=True)]
+    highs = [max(0.0, hi - s) for s, (_, hi) in zip(scores, intervals, strict=True)]
+    axes.errorbar(
+        scores, positions, xerr=[lows, highs], fmt="o", color="#4c72b0", capsize=5, elinewidth=2
+    )
+    left = min(lo for lo, _ in intervals)
+    right = max(hi for _, hi in intervals)
+    pad = max(0.01, 0.1 * (right - left))
+    axes.set_xlim(max(0.0, left - pad), min(1.0, right + pad))
+    if left - pad <= 0.5 <= right + pad:
+        axes.axvline(0.5, color="#888", linewidth=0.8, linestyle="--")
+    axes.set_yticks(positions, labels)
+    axes.invert_yaxis()
+    axes.set_xlabel("first-player score (a draw half a win; bars: 95% Wilson interval)")
+    axes.set_title(title)
+    return figure
+
+
 def histogram_chart(histogram: list[tuple[int, int]], title: str, xlabel: str) -> Figure:
     """Bars of counts per value (a histogram already counted)."""
     figure = new_figure()
@@ -238,18 +267,6 @@ def histogram_chart(histogram: list[tuple[int, int]], title: str, xlabel: str) -
     axes.bar([v for v, _ in histogram], [c for _, c in histogram], width=0.9, color="#55a868")
     axes.set_xlabel(xlabel)
     axes.set_ylabel("games")
-    axes.set_title(title)
-    return figure
-
-
-def line_chart(values: list[float], title: str, xlabel: str, ylabel: str) -> Figure:
-    """One line over 1, 2, 3, ..."""
-    figure = new_figure()
-    axes = figure.add_subplot()
-    axes.plot(range(1, len(values) + 1), values, marker="o", markersize=3, color="#c44e52")
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel(ylabel)
-    axes.set_ylim(bottom=0)
     axes.set_title(title)
     return figure
 
@@ -285,7 +302,10 @@ def simulation_text(result: SimulationResult) -> list[str]:
         f"(95% CI {low - 0.5:+.3f} to {high - 0.5:+.3f})",
         f"- **A ({a}) wins** {_count(t.agent_wins[0], n)}",
         f"- **B ({b}) wins** {_count(t.agent_wins[1], n)}",
-        f"- **Decisiveness** (decided games) {_count(n - t.draws, n)}",
+        f"- **Decided** (games with a winner; Ludii's completion; this share was called "
+        f"decisiveness before, a name now kept for Ludii's metric below) {_count(t.decided, n)}",
+        f"- **Drawishness** (draws by the rules, games stopped at the cap left out) "
+        f"{_count(t.natural_draws, n)}",
         f"- **Length** in moves: mean {t.length_mean():.1f}, median {t.length_median():g}, "
         f"90th percentile {t.length_quantile(0.9)}, shortest {min(t.lengths, default=0)}, "
         f"longest {max(t.lengths, default=0)}",
@@ -310,6 +330,29 @@ def simulation_text(result: SimulationResult) -> list[str]:
         f"- **Seconds per move**: A {t.seconds_per_move(0) * 1000:.2f} ms, "
         f"B {t.seconds_per_move(1) * 1000:.2f} ms ({result.seconds:.1f} s in all)"
     )
+    return lines + metrics_text(result)
+
+
+def metrics_text(result: SimulationResult) -> list[str]:
+    """Ludii's metrics (docs/lab-metrics.md) as Markdown list items: each one's mean over
+    the games that had a value, or why it has none."""
+    from flipgames.lab.metrics import LABELS, outcome_uniformity
+
+    t = result.tally
+    uniformity = outcome_uniformity(t.wins[0], t.wins[1], t.games)
+    lines = [
+        f"- **Ludii's metrics** (computed: {result.metric_set}; means over the games, "
+        "evaluations by the game's own State.evaluate)",
+        f"  - **Outcome uniformity** (1 - variance of a seat's result): "
+        f"{'n/a' if uniformity is None else f'{uniformity:.3f}'}",
+    ]
+    for name, entry in result.metrics_json().items():
+        label, _, meaning = LABELS[name]
+        value = entry["value"]
+        if isinstance(value, float):
+            lines.append(f"  - **{label}** ({meaning}): {value:.3f} ({entry['games']:,} games)")
+        else:
+            lines.append(f"  - **{label}**: not applicable ({entry['not_applicable']})")
     return lines
 
 
@@ -335,13 +378,44 @@ def simulation_figures(result: SimulationResult) -> dict[str, Figure]:
         "lengths": histogram_chart(
             sorted(t.lengths.items()), f"{result.game}: game length", "moves"
         ),
-        "branching": line_chart(
-            t.branching_by_ply(),
-            f"{result.game}: branching factor by ply",
-            "move number",
-            "mean legal actions",
+        "branching": branching_chart(
+            t.branching_by_ply(), list(t.branching_count), f"{result.game}: branching factor by ply"
         ),
     }
+
+
+def tail_start(counts: list[int]) -> int:
+    """The first move number (from 0) reached by too few games for a steady mean: fewer
+    than 5% of the games, and never fewer than 5 games.
+
+    >>> tail_start([100, 100, 40, 4, 1]), tail_start([3, 3]), tail_start([10, 10])
+    (3, 0, 2)
+    """
+    least = max(5, math.ceil(0.05 * (counts[0] if counts else 0)))
+    return next((ply for ply, count in enumerate(counts) if count < least), len(counts))
+
+
+def branching_chart(means: list[float], counts: list[int], title: str) -> Figure:
+    """Mean legal actions by move number over the games that reached it, the number of
+    those games as grey bars (right axis), and the noisy tail (moves reached by too few
+    games, :func:`tail_start`) cut off with a note saying so."""
+    figure = new_figure()
+    axes = figure.add_subplot()
+    cut = tail_start(counts)
+    shown = range(1, cut + 1)
+    games = axes.twinx()
+    games.bar(shown, counts[:cut], width=0.8, color="#dddddd", zorder=0)
+    games.set_ylabel("games that got there")
+    axes.set_zorder(games.get_zorder() + 1)
+    axes.patch.set_visible(False)
+    axes.plot(shown, means[:cut], marker="o", markersize=3, color="#c44e52")
+    axes.set_ylim(bottom=0)
+    axes.set_ylabel("mean legal actions")
+    dropped = len(counts) - cut
+    note = f"; moves {cut + 1}-{len(counts)} (too few games) cut" if dropped else ""
+    axes.set_xlabel(f"move number{note}")
+    axes.set_title(title)
+    return figure
 
 
 def simulation_markdown(result: SimulationResult) -> str:

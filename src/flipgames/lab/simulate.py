@@ -23,6 +23,12 @@ What a game measures (see :class:`~flipgames.lab.stats.GameStats`):
   evaluation for the first player before each of the first player's moves (so the side to
   move is the same at every comparison), and the final result; a lead change is a change
   from one side ahead to the other, a level position in between not counting as one;
+* Ludii's game metrics (:mod:`flipgames.lab.metrics`): the first player's evaluation before
+  every move (drama, stability, uncertainty, decisiveness, state evaluation difference), the
+  legal actions (decision moves and factor, game-tree complexity), the squares holding a
+  piece (board coverage, piece number) and the squares a move went from and to (move
+  distance); with ``metric_set="all"`` also the evaluation after every legal action of
+  every move (clarity), which costs a search-free evaluation per legal action;
 * the seconds each agent spent choosing.
 
 Ctrl-C (``KeyboardInterrupt``) during a simulation stops it and returns the games finished
@@ -53,7 +59,12 @@ from flipgames.agents.levels import describe_level, make_level_agent
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State, repetition_count, sample_chance
 from flipgames.core.progress import Progress, silent
+from flipgames.lab import metrics
 from flipgames.lab.stats import DRAW, GameStats, Tally, rate, rate_interval
+
+#: ``--metrics``: ``default`` computes every metric but clarity, which evaluates every legal
+#: action of every move (``all``).
+METRIC_SETS = ("default", "all")
 
 #: At most this many games in one batch of work (a worker's or a Ray task's): small enough
 #: that the progress bar moves and Ctrl-C loses little, large enough that shipping a batch
@@ -75,12 +86,65 @@ def _sign(value: float) -> int:
     return (value > 1e-9) - (value < -1e-9)
 
 
+class _Recorder:
+    """What one game records for Ludii's metrics (:mod:`flipgames.lab.metrics`), move by
+    move, through the game protocol alone."""
+
+    def __init__(self, game: Game, start: State, *, evaluation: bool, clarity: bool) -> None:
+        self.evaluation = evaluation
+        self.clarity = clarity and evaluation
+        self.evaluations: list[float] = []
+        self.values: list[tuple[float, ...]] = []
+        self.distances: list[int] = []
+        self.sites = metrics.board_sites(game)
+        first = metrics.occupied_sites(start) if self.sites is not None else None
+        self.occupied: list[frozenset[str]] | None = None if first is None else [first]
+
+    def before_move(self, state: State, player: int) -> float | None:
+        """Record the position before ``player``'s move; its evaluation for the first player."""
+        value = state.evaluate(0) if self.evaluation else None
+        if value is not None:
+            self.evaluations.append(value)
+        if self.clarity:
+            self.values.append(
+                tuple(state.apply(a).evaluate(player) for a in state.legal_actions())
+            )
+        return value
+
+    def after_move(self, before: State, action: int, after: State) -> None:
+        distance = metrics.action_distance(before, action)
+        if distance is not None:
+            self.distances.append(distance)
+        if self.occupied is not None:
+            self.occupied.append(metrics.occupied_sites(after) or frozenset())
+
+    def results(self, winner: int, branching: tuple[int, ...]) -> dict[str, float]:
+        record = metrics.GameRecord(
+            winner=winner,
+            branching=branching,
+            evaluations=tuple(self.evaluations) if self.evaluation else None,
+            values=tuple(self.values) if self.clarity else None,
+            occupied=None if self.occupied is None else tuple(self.occupied),
+            sites=self.sites,
+            distances=tuple(self.distances),
+        )
+        found = metrics.game_metrics(record)
+        return {name: value for name, value in found.items() if value is not None}
+
+
 def play_game(
-    game: Game, agents: tuple[str, str], seed: int, index: int, *, leads: bool
+    game: Game,
+    agents: tuple[str, str],
+    seed: int,
+    index: int,
+    *,
+    leads: bool,
+    clarity: bool = False,
 ) -> GameStats:
     """Play game ``index`` of a simulation with seed ``seed`` and measure it (module doc).
 
-    ``leads``: measure lead changes (only for a game with an evaluation).
+    ``leads``: measure lead changes and the metrics that read the evaluation (only for a
+    game with an evaluation); ``clarity``: evaluate every legal action of every move too.
     """
     a_seat = index % 2
     seats = {
@@ -93,6 +157,7 @@ def play_game(
     branching: list[int] = []
     lead, changes = 0, 0
     state = game.new_initial_state()
+    recorder = _Recorder(game, state, evaluation=leads, clarity=clarity)
     plies = 0
     cap = game.max_game_length
     clock = time.perf_counter
@@ -101,8 +166,9 @@ def play_game(
             state = state.apply(sample_chance(state, chance))
         else:
             player = state.current_player
-            if leads and player == 0:
-                now = _sign(state.evaluate(0))
+            value = recorder.before_move(state, player)
+            if value is not None and player == 0:
+                now = _sign(value)
                 if now and lead and now != lead:
                     changes += 1
                 lead = now or lead
@@ -112,7 +178,8 @@ def play_game(
             action = seats[player].choose(state)
             think[side] += clock() - started
             chosen[side] += 1
-            state = state.apply(action)
+            before, state = state, state.apply(action)
+            recorder.after_move(before, action, state)
         plies += 1
     capped = not state.is_terminal()
     returns = (0, 0) if capped else state.returns()
@@ -135,6 +202,7 @@ def play_game(
         lead_changes=changes if leads else None,
         think_seconds=(think[0], think[1]),
         agent_moves=(chosen[0], chosen[1]),
+        metrics=recorder.results(winner, tuple(branching)),
     )
 
 
@@ -146,13 +214,17 @@ class Job:
     agents: tuple[str, str]
     seed: int
     leads: bool
+    clarity: bool = False
 
 
 def run_batch(job: Job, start: int, stop: int) -> Tally:
     """Play games ``start .. stop - 1`` of ``job`` and add them up."""
     tally = Tally()
     for index in range(start, stop):
-        tally.add(play_game(job.game, job.agents, job.seed, index, leads=job.leads))
+        stats = play_game(
+            job.game, job.agents, job.seed, index, leads=job.leads, clarity=job.clarity
+        )
+        tally.add(stats)
     return tally
 
 
@@ -172,6 +244,11 @@ class SimulationResult:
     evaluation: bool
     cap: int
     interrupted: bool = False
+    #: Which metrics were computed (:data:`METRIC_SETS`), the number of board sites (None
+    #: without a board) and whether the board view lists pieces by square.
+    metric_set: str = "default"
+    sites: int | None = None
+    board: bool = False
     #: Wall-clock seconds of the whole simulation (timing: not compared).
     seconds: float = field(default=0.0, compare=False)
 
@@ -220,8 +297,13 @@ class SimulationResult:
             "first_player_score": score,
             "first_player_advantage": score - 0.5,
             "first_player_advantage_ci": [low - 0.5, high - 0.5],
-            "decisiveness": rate(n - t.draws, n),
-            "decisiveness_ci": list(rate_interval(n - t.draws, n)),
+            "decided": rate(t.decided, n),
+            "decided_ci": list(rate_interval(t.decided, n)),
+            "completion": rate(t.decided, n),
+            "natural_draws": t.natural_draws,
+            "drawishness": rate(t.natural_draws, n),
+            "drawishness_ci": list(rate_interval(t.natural_draws, n)),
+            "outcome_uniformity": metrics.outcome_uniformity(t.wins[0], t.wins[1], n),
             "length": {
                 "unit": "moves",
                 "mean": t.length_mean(),
@@ -241,9 +323,30 @@ class SimulationResult:
             "capped": t.capped,
             "cap": self.cap,
             "lead_changes": lead,
+            "metrics_computed": self.metric_set,
+            "metrics": self.metrics_json(),
             "seconds_per_move": [t.seconds_per_move(0), t.seconds_per_move(1)],
             "seconds": self.seconds,
         }
+
+    def metrics_json(self) -> dict[str, dict[str, object]]:
+        """Per Ludii metric: its mean over the games that had a value (``value``), how many
+        did (``games``), and ``not_applicable``, the reason when there is no value."""
+        t = self.tally
+        found: dict[str, dict[str, object]] = {}
+        for name in metrics.GAME_METRICS:
+            value = t.metric_mean(name)
+            reason = metrics.not_applicable(
+                name,
+                evaluation=self.evaluation,
+                clarity=self.metric_set == "all",
+                sites=self.sites,
+                board=self.board,
+            )
+            if reason is None and value is None:
+                reason = metrics.empty_reason(name)
+            found[name] = {"value": value, "games": t.metric_games[name], "not_applicable": reason}
+        return found
 
 
 def check_agents(game: Game, agents: tuple[str, str]) -> None:
@@ -261,9 +364,13 @@ def simulate(
     workers: int = 1,
     ray: str | None = None,
     progress: Progress = silent,
+    metric_set: str = "default",
 ) -> SimulationResult:
     """Play ``games`` seeded games of ``agents[0]`` (A) against ``agents[1]`` (B) and measure
-    them (module docstring); ``progress`` hears of every finished game or batch."""
+    them (module docstring); ``progress`` hears of every finished game or batch;
+    ``metric_set`` is one of :data:`METRIC_SETS`."""
+    if metric_set not in METRIC_SETS:
+        raise SimulationError(f"--metrics {metric_set!r}: choose {' or '.join(METRIC_SETS)}")
     if games < 1:
         raise SimulationError(f"a simulation needs at least one game, got {games}")
     if workers < 1:
@@ -276,7 +383,8 @@ def simulate(
         )
     check_agents(game, agents)
     evaluation = has_evaluation(game)
-    job = Job(game, agents, seed, evaluation)
+    job = Job(game, agents, seed, evaluation, clarity=metric_set == "all")
+    sites = metrics.board_sites(game)
     tally = Tally()
     result = SimulationResult(
         game.name,
@@ -288,6 +396,9 @@ def simulate(
         repetition_rule=game.repetition_draws,
         evaluation=evaluation,
         cap=game.max_game_length,
+        metric_set=metric_set,
+        sites=sites,
+        board=sites is not None and metrics.occupied_sites(game.new_initial_state()) is not None,
     )
     message = f"{game.name}: {agents[0]} against {agents[1]}"
     started = time.perf_counter()

@@ -28,6 +28,10 @@ from flipgames.agents.arena import wilson_interval
 #: ``GameStats.winner`` of a drawn game (a capped game counts as a draw).
 DRAW = -1
 
+#: Per-game metric values are added up in units of 1e-9, as integers: a sum of integers is
+#: the same in any order, a sum of floats is not, and tallies merge in any order.
+METRIC_UNIT = 10**9
+
 
 @dataclass(frozen=True)
 class GameStats:
@@ -51,6 +55,8 @@ class GameStats:
     #: Seconds agents A and B spent choosing, and how many moves each chose.
     think_seconds: tuple[float, float] = (0.0, 0.0)
     agent_moves: tuple[int, int] = (0, 0)
+    #: The game's Ludii metrics (:func:`flipgames.lab.metrics.game_metrics`) that apply.
+    metrics: dict[str, float] = field(default_factory=dict)
 
 
 def rate(count: int, total: int) -> float:
@@ -99,6 +105,10 @@ class Tally:
     agent_moves: list[int] = field(default_factory=lambda: [0, 0])
     #: Thinking seconds of A and B: measured, not compared (see the module docstring).
     think_seconds: list[float] = field(default_factory=lambda: [0.0, 0.0], compare=False)
+    #: Per metric: the sum of the games' values in :data:`METRIC_UNIT` units, and how many
+    #: games had a value.
+    metric_sums: Counter[str] = field(default_factory=Counter)
+    metric_games: Counter[str] = field(default_factory=Counter)
 
     def add(self, game: GameStats) -> None:
         """Count one finished game."""
@@ -126,6 +136,9 @@ class Tally:
         for agent in (0, 1):
             self.agent_moves[agent] += game.agent_moves[agent]
             self.think_seconds[agent] += game.think_seconds[agent]
+        for name, value in game.metrics.items():
+            self.metric_sums[name] += round(value * METRIC_UNIT)
+            self.metric_games[name] += 1
 
     def merge(self, other: Tally) -> None:
         """Add another tally's games to this one."""
@@ -147,6 +160,8 @@ class Tally:
         self.lead_games += other.lead_games
         self.lead_changes += other.lead_changes
         self.lead_changed_games += other.lead_changed_games
+        self.metric_sums.update(other.metric_sums)
+        self.metric_games.update(other.metric_games)
         for side in (0, 1):
             self.wins[side] += other.wins[side]
             self.agent_wins[side] += other.agent_wins[side]
@@ -202,6 +217,30 @@ class Tally:
     def branching_mean(self) -> float:
         """Mean legal actions over every decision of every game."""
         return rate(sum(self.branching_sum), sum(self.branching_count))
+
+    # --- metrics -------------------------------------------------------------------------------
+
+    @property
+    def natural_draws(self) -> int:
+        """Draws the rules gave (games stopped at the length cap left out)."""
+        return self.draws - self.capped
+
+    @property
+    def decided(self) -> int:
+        """Games with a winner."""
+        return self.games - self.draws
+
+    def metric_mean(self, name: str) -> float | None:
+        """The mean of metric ``name`` over the games that had a value (None if none did).
+
+        >>> tally = Tally()
+        >>> tally.add(GameStats(0, 0, 0, 1, 1, (2,), metrics={"drama": 0.25}))
+        >>> tally.add(GameStats(1, 1, 0, 1, 1, (2,), metrics={"drama": 0.5}))
+        >>> tally.metric_mean("drama"), tally.metric_mean("stability")
+        (0.375, None)
+        """
+        count = self.metric_games[name]
+        return self.metric_sums[name] / METRIC_UNIT / count if count else None
 
     # --- time ----------------------------------------------------------------------------------
 
