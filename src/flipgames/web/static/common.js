@@ -30,6 +30,7 @@ export function statusLine(view) {
 /** "White wins", "Draw", or "" while playing. */
 export function resultTitle(view) {
   if (view.status !== "finished") return "";
+  if (view.ending === "aborted") return "Game aborted";
   if (view.result === "1-0") return `${cap(view.players[0])} wins`;
   if (view.result === "0-1") return `${cap(view.players[1])} wins`;
   return "Draw";
@@ -43,6 +44,7 @@ export function endingReason(view) {
     agreement: () => "agreed by both players",
     timeout: () => `${cap(view.players[loser])} ran out of time`,
     forfeit: () => `${forfeiter(view)} forfeited`,
+    aborted: () => "aborted before both players had moved",
   };
   return view.ending in reasons ? reasons[view.ending]() : "";
 }
@@ -57,6 +59,7 @@ function forfeiter(view) {
 export function endingDetail(view) {
   if (view.ending === "forfeit") return `${cap(forfeiter(view))} forfeits: ${view.ending_detail}`;
   if (view.ending === "agreement") return "Drawn by agreement.";
+  if (view.ending === "aborted") return "Aborted before both players had moved: no result, no rating change.";
   if (view.ending) return `${endingReason(view)}.`;
   return engineStatus(view);
 }

@@ -8,6 +8,7 @@ import { forgetHelp, renderAnalysis, renderAssist, requestAnalysis } from "./hel
 import { lookAt, renderLookback } from "./lookback.js";
 import { ownOfferDeclined, renderOffer, renderResult, setUpSharing } from "./social.js";
 import { $, computerThinking, id, interactive, positionKey, shownAnalysis, state, token } from "./state.js";
+import { renderTakeback, takebackNews, takenBack } from "./takeback.js";
 import { notifyTurn } from "./turn.js";
 
 // A clock that reaches zero here: the server's loss on time comes over the socket; should it
@@ -41,14 +42,17 @@ export async function show(next, { force = false } = {}) {
   // The socket and the HTTP answer both deliver each new view: keep the newest only (an undo
   // goes back on purpose, so it forces its view through).
   const view = state.view;
-  if (view && !force && next.ply < view.ply) return;
+  if (view && !force && next.ply < view.ply && !takenBack(view, next)) return;
   let delta = historyDelta(view ? view.moves : null, next.moves);
   const first = !view;
   const moved = !first && positionKey(view) !== positionKey(next);
   const declined = !first && ownOfferDeclined(view, next);
+  const takeback = first ? null : takebackNews(view, next);
   state.view = next;
   if (first) await setUp();
   if (declined) toast("Your draw offer was declined.", "info");
+  if (takeback === "declined") toast("Your takeback request was declined.", "info");
+  if (takeback === "accepted") toast("Your move was taken back.", "info");
   if (moved) forgetHelp();
   if (moved && state.lookback) {
     state.lookback = null; // the game went on: show it
@@ -79,6 +83,7 @@ export function draw(delta = { fresh: [], reverse: false }) {
   });
   renderLookback();
   renderOffer();
+  renderTakeback();
   renderAnalysis();
   renderResult();
   renderControls();
@@ -117,7 +122,7 @@ function renderControls() {
   $("analysis-switch").hidden = !(token && view.assist && info && info.solved);
   $("analysis-toggle").disabled = over;
   // Spectators, and players without undo or help, get no empty controls card.
-  $("controls").hidden = ["undo", "hint", "analysis-switch", "resign", "offer-draw"].every((name) => $(name).hidden);
+  $("controls").hidden = ["undo", "hint", "analysis-switch", "resign", "offer-draw", "takeback", "abort"].every((name) => $(name).hidden);
 }
 
 async function setUp() {

@@ -5,6 +5,7 @@ import { api, copyText } from "../api.js";
 import { cap, endingDetail, findMatch, recordFileName, rememberMatch, resultTitle, toast } from "../common.js";
 import { draw, show } from "./play.js";
 import { $, id, state, token } from "./state.js";
+import { renderRatingChanges, wireTakeback } from "./takeback.js";
 
 /** This page's draw offer is gone and the game goes on: the other player declined it (by
  * answering, or by moving instead). */
@@ -38,6 +39,7 @@ export function renderResult() {
     return item;
   }));
   $("result-lines").hidden = lines.length === 0;
+  renderRatingChanges();
   renderRematch();
   $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
   $("record-link").href = api.recordUrl(id);
@@ -87,8 +89,9 @@ export function setUpSharing() {
   }
 }
 
-/** Run a request that changes the match (resign, draw); its answer is the new view. */
-async function send(request) {
+/** Run a request that changes the match (resign, draw, takeback, abort); its answer is the
+ * new view. */
+export async function send(request) {
   state.busy = true;
   draw();
   try {
@@ -149,4 +152,5 @@ export function wireSocial() {
     $("result").hidden = true;
   });
   $("rematch").addEventListener("click", rematch);
+  wireTakeback(send);
 }
