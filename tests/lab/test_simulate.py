@@ -225,3 +225,22 @@ def test_board_metrics_on_a_real_game_agree_in_any_worker_count() -> None:
     # Six pieces start on six of the nine squares; every piece move goes one or two squares.
     assert isinstance(coverage, float) and 6 / 9 <= coverage <= 1
     assert 1 <= entries["move_distance"]["value"] <= 2
+
+
+def test_agents_that_contradict_the_solved_value_are_flagged() -> None:
+    # One round of Flip Switch is solved: perfect play draws it. Random play decides rounds.
+    result = simulate(make("flip-switch", rounds=1), ("random", "random"), 8, seed=1)
+    data = result.to_json()
+    assert data["solved"] == {
+        "expected": 0.0,
+        "win": 0.0,
+        "draw": 1.0,
+        "loss": 0.0,
+        "remoteness": None,
+    }
+    assert data["natural_draws"] < 8  # not every game drawn: the interval misses 100%
+    (warning,) = [w for w in result.warnings if "drew" in w]
+    assert "where perfect play draws 100.0%" in warning
+    # A game not solved here has no solved value and no warning.
+    other = simulate(ladder(), ("random", "random"), 2, seed=1).to_json()
+    assert other["solved"] is None and other["warnings"] == []

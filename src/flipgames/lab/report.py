@@ -311,6 +311,7 @@ def simulation_text(result: SimulationResult) -> list[str]:
         f"longest {max(t.lengths, default=0)}",
         f"- **Branching factor**: {t.branching_mean():.2f} legal actions a move on average",
     ]
+    lines += solved_text(result)
     if result.repetition_rule:
         lines.append(f"- **Repetition draws** {_count(t.repetition_draws, n)}")
     else:
@@ -331,6 +332,23 @@ def simulation_text(result: SimulationResult) -> list[str]:
         f"B {t.seconds_per_move(1) * 1000:.2f} ms ({result.seconds:.1f} s in all)"
     )
     return lines + metrics_text(result)
+
+
+def solved_text(result: SimulationResult) -> list[str]:
+    """The solved value beside the games, and a warning per figure the games contradict
+    (:func:`flipgames.lab.simulate.solved_warnings`); nothing for a game not solved here."""
+    solved = result.solved
+    if solved is None:
+        return []
+    moves = solved["remoteness"]
+    length = "" if moves is None else f"; perfect play lasts {moves} moves"
+    lines = [
+        f"- **Solved value** (perfect play from the start, for the first player): win "
+        f"{_pct(float(solved['win'] or 0))}, draw {_pct(float(solved['draw'] or 0))}, loss "
+        f"{_pct(float(solved['loss'] or 0))}{length}"
+    ]
+    lines += [f"- **Warning**: {warning}" for warning in result.warnings]
+    return lines
 
 
 def metrics_text(result: SimulationResult) -> list[str]:
@@ -425,6 +443,11 @@ def simulation_markdown(result: SimulationResult) -> str:
         [
             f"# {result.game}: {a} against {b}, {result.games:,} games",
             "",
+            *(
+                ["> **These agents contradict the solved value**: see the warnings below.", ""]
+                if result.warnings
+                else []
+            ),
             *simulation_text(result),
             "",
             "Seats alternate (A moves first in even-numbered games), so the first-player "

@@ -61,6 +61,7 @@ from flipgames.core.game import Game, State, repetition_count, sample_chance
 from flipgames.core.progress import Progress, silent
 from flipgames.lab import metrics
 from flipgames.lab.stats import DRAW, GameStats, Tally, rate, rate_interval
+from flipgames.solvers import catalog
 
 #: ``--metrics``: ``default`` computes every metric but clarity, which evaluates every legal
 #: action of every move (``all``).
@@ -249,6 +250,11 @@ class SimulationResult:
     metric_set: str = "default"
     sites: int | None = None
     board: bool = False
+    #: The first player's exact value from the start where the game is solved here
+    #: (``expected``, ``win``, ``draw``, ``loss``, ``remoteness``), else None; and the
+    #: warnings where the games contradict it (:func:`solved_warnings`).
+    solved: dict[str, float | int | None] | None = None
+    warnings: list[str] = field(default_factory=list)
     #: Wall-clock seconds of the whole simulation (timing: not compared).
     seconds: float = field(default=0.0, compare=False)
 
@@ -323,6 +329,8 @@ class SimulationResult:
             "capped": t.capped,
             "cap": self.cap,
             "lead_changes": lead,
+            "solved": self.solved,
+            "warnings": list(self.warnings),
             "metrics_computed": self.metric_set,
             "metrics": self.metrics_json(),
             "seconds_per_move": [t.seconds_per_move(0), t.seconds_per_move(1)],
@@ -422,7 +430,55 @@ def simulate(
         if close is not None:
             close()
     result.seconds = time.perf_counter() - started
+    if catalog.is_solved(game) and result.games:
+        value = catalog.solution(game, progress).value(game.new_initial_state(), 0)
+        result.solved = {
+            "expected": float(value.expected),
+            "win": float(value.win),
+            "draw": float(value.draw),
+            "loss": float(value.loss),
+            "remoteness": value.remoteness,
+        }
+        result.warnings = solved_warnings(result, float(value.expected), float(value.draw))
     return result
+
+
+def solved_warnings(result: SimulationResult, expected: float, draw: float) -> list[str]:
+    """Where the games contradict the solved value from the start (the first player's
+    ``expected`` return and ``draw`` probability under perfect play): one warning per
+    contradicted figure, when the exact figure lies outside the games' 95% interval. The
+    agents' figures then say how these agents play, not how the game plays.
+
+    >>> result = SimulationResult("g", {}, ("easy", "easy"), 1, 200, Tally(games=200,
+    ...     wins=[110, 90]), repetition_rule=False, evaluation=False, cap=10)
+    >>> (warning,) = solved_warnings(result, expected=0.0, draw=1.0)
+    >>> warning[:52], "perfect play draws 100.0%" in warning
+    ('easy against easy drew 0.0% of games (95% CI 0.0% to', True)
+    >>> solved_warnings(result, expected=0.0, draw=0.0)
+    []
+    """
+    t = result.tally
+    n = t.games
+    a, b = result.agents
+    found = []
+    low, high = rate_interval(t.natural_draws, n)
+    if not low <= draw <= high:
+        found.append(
+            f"{a} against {b} drew {100 * rate(t.natural_draws, n):.1f}% of games (95% CI "
+            f"{100 * low:.1f}% to {100 * high:.1f}%, stops at the length cap left out) where "
+            f"perfect play draws {100 * draw:.1f}%: do not read these agents' draws and "
+            "decided games as the game's"
+        )
+    score = result.first_player_score()
+    low, high = wilson_interval(score, n)
+    exact = (expected + 1) / 2
+    if not low <= exact <= high:
+        found.append(
+            f"{a} against {b} gives the first player a score of {score:.3f} (95% CI "
+            f"{low:.3f} to {high:.3f}) where perfect play gives {exact:.3f}: do not read "
+            "these agents' first-player advantage as the game's"
+        )
+    return found
 
 
 @contextmanager
