@@ -1,8 +1,8 @@
 """Run the real arcade and Debian's chromium for the browser tests and the screenshot script.
 
-The server is the real command (``python -m flipgames.cli.serve``) on a free port with an
-SQLite database in a temporary folder; the browser is the system chromium driven by
-Playwright (never a downloaded one)::
+The server is the real command (``python -m flipgames.cli.serve``) on the free port it binds
+itself (``--port 0``) with an SQLite database in a temporary folder; the browser is the
+system chromium driven by Playwright (never a downloaded one)::
 
     with running_arcade(tmp_path) as base_url, chromium() as browser:
         page = browser.new_page()
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 import urllib.error
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from support.servers import free_port, stop, wait_healthy
+from support.servers import launch, stop
 
 CHROMIUM = Path(os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -43,18 +42,18 @@ def running_arcade(
     folder: Path, port: int | None = None, wait_seconds: float = 60.0, extra: Sequence[str] = ()
 ) -> Iterator[str]:
     """Start ``flipgames serve`` with its database in ``folder`` (and the ``extra``
-    arguments); yield its base URL.
+    arguments) on ``port``, by default the free one it binds and prints; yield its base URL.
 
-    Starting it again with the same folder and port is a server restart.
+    Starting it again with the same folder and port (the first one's, from its URL) is a
+    server restart.
     """
-    port = port or free_port()
     log_path = folder / f"server-{time.monotonic_ns()}.log"
     command = [
         sys.executable,
         "-m",
         "flipgames.cli.serve",
         "--port",
-        str(port),
+        str(port or 0),
         "--db",
         f"sqlite:///{folder / 'arcade.sqlite'}",
         *extra,
@@ -69,11 +68,9 @@ def running_arcade(
         "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
         "FLIPGAMES_SIGN_INS_PER_MINUTE": "0",
     }
-    with log_path.open("w") as log:
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    server, bound = launch(command, log_path, env, wait_seconds)
     try:
-        wait_healthy(port, server, log_path, wait_seconds)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{bound}"
     finally:
         stop(server, 10)
 

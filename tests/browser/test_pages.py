@@ -12,8 +12,6 @@ from typing import Any
 from harness import api, running_arcade
 from pages import MY_TURN_OR_OVER, match, piece_squares, shown_moves, start_from_lobby
 
-from support.servers import free_port
-
 
 def test_flipflop_3x3_against_the_ai_to_the_end(page: Any, arcade: str) -> None:
     match_id = start_from_lobby(page, arcade, "flipflop-3x3", "ai", level="easy", seat="0")
@@ -176,11 +174,11 @@ def test_phone_sized_screen(browser: Any, arcade: str) -> None:
 
 
 def test_live_page_reconnects_and_catches_up_after_a_restart(browser: Any, tmp_path: Any) -> None:
-    port = free_port()
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     try:
         page = context.new_page()
-        with running_arcade(tmp_path, port=port) as base:
+        with running_arcade(tmp_path) as base:
+            port = int(base.rsplit(":", 1)[1])  # the restarted server comes back on it
             created = api(base, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
             friend = created["links"]["invite"].split("token=")[1]
             page.goto(base + created["links"]["play"])

@@ -38,7 +38,7 @@ def assert_one_line_error(done: Any, code: int, *words: str) -> None:
         (["perft", "flipflop", "-1"], ["DEPTH", "at least 1"]),
         (["play", "flipflop", "--seat", "0"], ["--seat", "at least 1"]),
         (["solve", "flipflop", "--max-positions", "0"], ["--max-positions"]),
-        (["serve", "--port", "70000"], ["--port", "1 to 65535"]),
+        (["serve", "--port", "70000"], ["--port", "0 (any free one) to 65535"]),
         (["frobnicate"], ["invalid choice: 'frobnicate'"]),
     ],
 )

@@ -376,16 +376,21 @@ def test_serve_on_a_busy_port_is_one_line_and_starts_nothing(tmp_path: Path) -> 
 def test_serve_says_where_the_matches_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import uvicorn
-
+    from flipgames.cli import serve
     from flipgames.cli.main import main
 
-    monkeypatch.setattr(uvicorn, "run", lambda _app, **_options: None)
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
+    bound: list[int] = []
+
+    def record(_app: object, listening: socket.socket, _workers: int, _options: object) -> int:
+        bound.append(listening.getsockname()[1])
+        return 0
+
+    monkeypatch.setattr(serve, "serve_forever", record)
     database = tmp_path / "arcade.sqlite"
-    assert main(["serve", "--port", str(port), "--db", f"sqlite:///{database}"]) == 0
+    # --port 0: the port the server bound, which the system picked, is the one printed.
+    assert main(["serve", "--port", "0", "--db", f"sqlite:///{database}"]) == 0
+    [port] = bound
+    assert port > 0
     assert capsys.readouterr().out.splitlines() == [
         f"flipgames arcade: matches are kept in {database}",
         f"flipgames arcade: open http://127.0.0.1:{port}/",
@@ -421,7 +426,9 @@ def test_serve_help_shows_its_defaults_through_the_console_script() -> None:
     text = " ".join(done.stdout.split())
     assert done.returncode == 0
     assert "address to listen on (default: 127.0.0.1)" in text
-    assert "port to listen on (default: 8000)" in text
+    assert (
+        "port to listen on, 0 for a free one (the address printed names it) (default: 8000)" in text
+    )
     assert "(default: 1)" in text  # --workers
 
 

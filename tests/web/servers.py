@@ -1,6 +1,7 @@
-"""The real server for the tests that need one: ``flipgames serve`` in a subprocess, on a free
-port, logging to a file (imported by the tests of this folder as ``servers``; see conftest.py;
-the port and the health check are tests/support/servers.py's).
+"""The real server for the tests that need one: ``flipgames serve`` in a subprocess, on the
+free port it binds itself (``--port 0``) and prints, logging to a file (imported by the tests
+of this folder as ``servers``; see conftest.py; reading the port and the health check are
+tests/support/servers.py's).
 
 ``needs_postgres`` runs a test when ``FLIPGAMES_TEST_POSTGRES_URL`` names a database (CI sets
 it), with conftest.py's ``schema_url`` fixture giving it a schema of its own.
@@ -9,7 +10,6 @@ it), with conftest.py's ``schema_url`` fixture giving it a schema of its own.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support.servers import free_port, stop, wait_healthy
+from support.servers import launch, stop
 
 POSTGRES = os.environ.get("FLIPGAMES_TEST_POSTGRES_URL")
 needs_postgres = pytest.mark.parametrize(
@@ -29,20 +29,12 @@ needs_postgres = pytest.mark.parametrize(
 def serve(
     database: str, log: Path, *extra: str, env: Mapping[str, str] | None = None
 ) -> Iterator[int]:
-    """``flipgames serve`` on ``database`` and a free port, appending to ``log``, with ``env``
-    on top of this process's environment (the rate limits are off there: see conftest.py);
-    its port. Stopped on leaving."""
-    port = free_port()
-    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [*command, *extra],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
-        )
+    """``flipgames serve`` on ``database`` and the free port it picks, appending to ``log``,
+    with ``env`` on top of this process's environment (the rate limits are off there: see
+    conftest.py); its port. Stopped on leaving."""
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--db", database]
+    process, port = launch([*command, *extra], log, {**os.environ, **(env or {})})
     try:
-        wait_healthy(port, process, log)
         yield port
     finally:
         stop(process)

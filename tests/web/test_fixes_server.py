@@ -30,7 +30,7 @@ from flipgames.lab.report import write_report
 from flipgames.web.aipool import AiError, AiJob, AiPool
 from flipgames.web.app import SECURITY_HEADERS, create_app
 from flipgames.web.settings import Settings
-from support.servers import free_port, wait_healthy
+from support.servers import launch
 
 
 @pytest.fixture
@@ -135,13 +135,17 @@ def test_forged_forwarded_addresses_do_not_escape_the_rate_limit(tmp_path: Path)
 
 
 def test_proxy_headers_are_off_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
+    from flipgames.cli import serve as serve_command
     from flipgames.cli.main import main
 
     ran: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda _app, **options: ran.append(options))
-    serve = ["serve", "--db", "sqlite://", "--port", str(free_port())]  # a port nobody uses
+
+    def record(_app: Any, _bound: socket.socket, _workers: int, options: dict[str, Any]) -> int:
+        ran.append(options)
+        return 0
+
+    monkeypatch.setattr(serve_command, "serve_forever", record)
+    serve = ["serve", "--db", "sqlite://", "--port", "0"]  # a port nobody uses
     assert main(serve) == 0
     assert main([*serve, "--proxy-headers", "--forwarded-allow-ips", "10.1.2.3"]) == 0
     assert [(o["proxy_headers"], o["forwarded_allow_ips"]) for o in ran] == [
@@ -312,19 +316,15 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 @needs_proc
 @needs_postgres
 def test_workers_end_when_the_server_is_killed(schema_url: str, tmp_path: Path) -> None:
-    port = free_port()
     log = tmp_path / "server.log"
-    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port)]
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [*command, "--db", schema_url, "--workers", "2"],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "FLIPGAMES_AI_WORKERS": "1"},
-        )
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", "0"]
+    server, port = launch(
+        [*command, "--db", schema_url, "--workers", "2"],
+        log,
+        {**os.environ, "FLIPGAMES_AI_WORKERS": "1"},
+    )
     children: set[int] = set()
     try:
-        wait_healthy(port, server, log)
         # A move against the computer, so a worker process has its AI pool running too.
         body = {"game": "flipflop-3x3", "mode": "ai", "seed": 4}
         created = call(port, "POST", "/api/matches", body)

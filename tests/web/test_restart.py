@@ -18,21 +18,17 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.servers import free_port, wait_healthy
+from support.servers import launch
 
 
 @contextmanager
-def server(port: int, database: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``flipgames serve`` on ``port``; killed (SIGKILL) on leaving, whatever happened."""
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
+def server(database: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``flipgames serve`` on the free port it picks; the process and the port, killed
+    (SIGKILL) on leaving, whatever happened."""
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--db", database]
+    process, port = launch(command, log)
     try:
-        wait_healthy(port, process, log)
-        yield process
+        yield process, port
     finally:
         process.kill()
         process.wait(timeout=30)
@@ -53,8 +49,7 @@ def call(port: int, method: str, path: str, body: Any = None) -> Any:
 def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
     log = tmp_path / "server.log"
-    port = free_port()
-    with server(port, database, log) as process:
+    with server(database, log) as (process, port):
         created = call(port, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
         match_id = created["id"]
         tokens = [created["token"], created["links"]["invite"].split("token=")[1]]
@@ -67,8 +62,7 @@ def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
             process.wait(timeout=30)
     assert "flipgames arcade: open http://127.0.0.1:" in log.read_text()
 
-    port = free_port()
-    with server(port, database, log):
+    with server(database, log) as (_, port):
         resumed = call(port, "GET", f"/api/matches/{match_id}?token={tokens[1]}")
         assert resumed["history"] == view["history"] == ["b1-b2", "a3-a2", "b2-a3"]
         assert resumed["current_player"] == 1
@@ -94,8 +88,7 @@ def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
 def test_the_real_server_logs_no_token_and_limits_socket_messages(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
     log = tmp_path / "server.log"
-    port = free_port()
-    with server(port, database, log):
+    with server(database, log) as (_, port):
         created = call(port, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
         match_id = created["id"]
         tokens = [created["token"], created["links"]["invite"].split("token=")[1]]

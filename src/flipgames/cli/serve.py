@@ -1,7 +1,8 @@
 """``flipgames serve``: run the web arcade on uvicorn.
 
-``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` prints the
-address to open. ``--proxy-headers`` (with ``--forwarded-allow-ips``) trusts a reverse
+``flipgames serve [--host 127.0.0.1] [--port 8000] [--db URL] [--workers N]`` binds the
+port, then prints the address to open (``--port 0``: a free port the system picks, which the
+printed address names). ``--proxy-headers`` (with ``--forwarded-allow-ips``) trusts a reverse
 proxy's ``X-Forwarded-For``; ``--allowed-origin`` (repeatable) lets another site's pages open
 the WebSocket (docs/web.md). ``--workers N`` runs N server processes on the port (PostgreSQL
 only: they share the database, and each match's updates reach every process's WebSockets).
@@ -23,15 +24,19 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import json
 import os
 import re
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flipgames.core.errors import FlipgamesError, quote
+
+if TYPE_CHECKING:
+    from flipgames.web.settings import Settings
 
 #: More server processes than this on one host only thrash (each holds its own AI pool).
 MAX_WORKERS = 64
@@ -45,7 +50,12 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
     help_text = "run the web arcade (play in the browser)"
     parser = subparsers.add_parser("serve", help=help_text, description=help_text)
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=port_type, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--port",
+        type=port_type,
+        default=8000,
+        help="port to listen on, 0 for a free one (the address printed names it)",
+    )
     parser.add_argument(
         "--db",
         metavar="URL",
@@ -126,27 +136,64 @@ def _origin(text: str) -> str:
     return origin.lower()
 
 
-def check_port(host: str, port: int) -> None:
-    """Fail (one line) unless ``host:port`` can be listened on, before anything is printed or
-    started: the address shown must be this server's, not another one's already there."""
+def bind_port(host: str, port: int) -> socket.socket:
+    """The socket the server will listen on, bound to ``host:port`` (port 0: a free port the
+    system picks; ``getsockname()`` names it), before anything is printed or started: the
+    address shown must be this server's, not another one's already there. Fails (one line)
+    when the address cannot be had.
+
+    >>> with bind_port("127.0.0.1", 0) as bound:
+    ...     bound.getsockname()[1] > 0
+    True
+    """
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
     except socket.gaierror as exc:
         raise FlipgamesError(f"--host {quote(host)}: no such address ({exc.strerror})") from None
-    with socket.socket(family, kind, proto) as probe:
-        # As uvicorn binds: a port left in TIME_WAIT by a stopped server is free.
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise FlipgamesError(
-                    f"port {port} on {host} is in use (another server is listening there): "
-                    "stop it, or choose another port with --port"
-                ) from None
-            raise FlipgamesError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    bound = socket.socket(family, kind, proto)
+    # As uvicorn binds: a port left in TIME_WAIT by a stopped server is free.
+    bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        bound.bind(address)
+    except OSError as exc:
+        bound.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise FlipgamesError(
+                f"port {port} on {host} is in use (another server is listening there): "
+                "stop it, or choose another port with --port"
+            ) from None
+        raise FlipgamesError(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+    bound.set_inheritable(True)  # as uvicorn's own bind leaves it, for its worker processes
+    return bound
+
+
+def serve_forever(app: Any, bound: socket.socket, workers: int, options: dict[str, Any]) -> int:
+    """Run uvicorn on the socket :func:`bind_port` made until interrupted: ``app`` itself, or
+    with ``workers`` above 1 an import string naming the app's factory, one per worker
+    process; ``options`` are uvicorn's settings. 0, or uvicorn's startup failure code when the
+    app did not start.
+
+    This is ``uvicorn.run`` handed a bound socket (it would bind one itself, too late to know
+    the port before printing it)."""
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(app, workers=workers, factory=workers > 1, **options)
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[bound]).run()
+        else:
+            server.run(sockets=[bound])
+    except KeyboardInterrupt:  # as uvicorn.run: Ctrl-C is the way to stop a server
+        pass
+    finally:
+        bound.close()
+    # A worker that cannot start stops the parent too, which has logged why.
+    return 0 if workers > 1 or server.started else STARTUP_FAILURE
 
 
 def where_kept(url: str) -> str:
@@ -173,18 +220,16 @@ def where_kept(url: str) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the arcade until interrupted."""
     try:
-        import uvicorn
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from flipgames.web.app import create_app
-        from flipgames.web.db import make_engine, migrate
+        # All the server will run, before any check or bind, so a missing extra is named first.
+        for module in ("uvicorn", "sqlalchemy", "flipgames.web.app"):
+            importlib.import_module(module)
         from flipgames.web.settings import Settings, default_database_url
     except ImportError as exc:
         raise FlipgamesError(
             f"the web arcade needs the 'web' extra ({exc.name} is missing): "
             "run pip install -e '.[web]' in the flipgames repository folder"
         ) from None
-    from flipgames.web.engines import parse_engine, register
+    from flipgames.web.engines import parse_engine
 
     if args.forwarded_allow_ips is not None and not args.proxy_headers:
         raise FlipgamesError(
@@ -205,23 +250,44 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "--workers above 1 needs a PostgreSQL database (--db postgresql://...): SQLite "
             "is for one server process"
         )
-    check_port(args.host, args.port)
+    bound = bind_port(args.host, args.port)
+    try:
+        return _start(args, settings, specs, bound)
+    finally:
+        bound.close()  # when the app could not start (serve_forever closes it too)
+
+
+def _start(
+    args: argparse.Namespace,
+    settings: Settings,
+    specs: tuple[tuple[str, str], ...],
+    bound: socket.socket,
+) -> int:
+    """Make the app (or ready the database for the workers'), print the address ``bound``
+    has, and serve on it until interrupted."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from flipgames.web.app import create_app
+    from flipgames.web.db import make_engine, migrate
+    from flipgames.web.engines import register
+
+    port = bound.getsockname()[1]  # the system's pick for --port 0
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     # WebSocket messages get the same limit as request bodies (with room for framing).
     # uvicorn would trust X-Forwarded-For from 127.0.0.1 by default, so every local client
     # could pose as any address (and get a rate limit per pose): off unless asked for.
     options: dict[str, Any] = {
         "host": args.host,
-        "port": args.port,
+        "port": port,
         "log_level": "info",
         "ws_max_size": settings.max_body_bytes * 2,
         "proxy_headers": args.proxy_headers,
         "forwarded_allow_ips": args.forwarded_allow_ips or "127.0.0.1",
     }
+    app: Any = "flipgames.web.app:app_from_environment"
     if args.workers > 1:
-        # uvicorn binds the port here (SO_REUSEADDR, never SO_REUSEPORT) and hands the socket
-        # to its workers; each ends with this process (web/lifeline.py), so a killed server
-        # leaves no orphan holding the port.
+        # The workers get this socket (SO_REUSEADDR, never SO_REUSEPORT); each ends with this
+        # process (web/lifeline.py), so a killed server leaves no orphan holding the port.
         os.environ["FLIPGAMES_SERVER_PID"] = str(os.getpid())
         # Each worker process builds its own app from the environment.
         os.environ["FLIPGAMES_DATABASE_URL"] = settings.database_url
@@ -233,23 +299,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except SQLAlchemyError as exc:
             raise _cannot_open(exc) from None
         engine.dispose()
-        print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
-        print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
-        uvicorn.run(
-            "flipgames.web.app:app_from_environment",
-            factory=True,
-            workers=args.workers,
-            **options,
-        )
-        return 0
-    try:
-        app = create_app(settings)
-    except SQLAlchemyError as exc:
-        raise _cannot_open(exc) from None
+    else:
+        try:
+            app = create_app(settings)
+        except SQLAlchemyError as exc:
+            raise _cannot_open(exc) from None
     print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
-    print(f"flipgames arcade: open http://{shown}:{args.port}/", flush=True)
-    uvicorn.run(app, **options)
-    return 0
+    print(f"flipgames arcade: open http://{shown}:{port}/", flush=True)
+    return serve_forever(app, bound, args.workers, options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
