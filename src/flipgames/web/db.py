@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-7
+8
 >>> migrate(engine)  # already current: nothing to do
-7
+8
 """
 
 from __future__ import annotations
@@ -203,6 +203,9 @@ seeks = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # Set once, by the one acceptor whose conditional update wins (across processes too).
     Column("match_id", String(32), ForeignKey("matches.id")),
+    # "seek" (listed in the lobby, accepted by anyone) or "pool" (quick pairing: the server
+    # pairs two of them); see web/community/lobby.py.
+    Column("kind", String(16), nullable=False, server_default=text("'seek'")),
 )
 
 chat_lines = Table(
@@ -340,6 +343,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE",
         "ALTER TABLE matches ADD COLUMN takeback_offer INTEGER",
     ),
+    ("ALTER TABLE seeks ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'seek'",),
 )
 
 
