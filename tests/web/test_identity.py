@@ -417,3 +417,65 @@ def test_no_password_session_id_or_token_reaches_the_servers_log(
     assert "POST /api/accounts HTTP/1.1" in text and "DELETE /api/account HTTP/1.1" in text
     for secret in secrets:
         assert secret not in text
+
+
+# --- seats and names ---------------------------------------------------------------------------
+
+
+def online_match(client: TestClient, **headers: str) -> Any:
+    body = {"game": "flipflop-3x3", "mode": "online"}
+    response = client.post("/api/matches", json=body, headers={**HERE, **headers})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def seen(client: TestClient, match_id: str, token: str | None = None, **headers: str) -> Any:
+    params = {"token": token} if token else {}
+    response = client.get(f"/api/matches/{match_id}", params=params, headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_signed_in_players_take_their_seats_and_views_name_them(client: TestClient) -> None:
+    sign_up(client)
+    created = online_match(client)
+    assert created["match"]["names"] == ["Grace", None]
+    invite = created["links"]["invite"].split("token=")[1]
+    with make_client_like(client) as ada:
+        # A seat link works with no session at all: the seat stays without a player.
+        assert seen(ada, created["id"], invite)["seat"] == 1
+        assert seen(ada, created["id"])["names"] == ["Grace", None]
+        ada.post("/api/players", json={"name": "Ada"}, headers=HERE)
+        assert seen(ada, created["id"], invite)["names"] == ["Grace", "Ada"]
+        # Nobody else takes a seat a player holds, whoever uses its token.
+        ada.delete("/api/session", headers=HERE)
+        ada.post("/api/players", json={"name": "Alan"}, headers=HERE)
+        assert seen(ada, created["id"], invite)["names"] == ["Grace", "Ada"]
+    assert seen(client, created["id"])["names"] == ["Grace", "Ada"]  # spectators see them too
+
+
+def test_a_bearer_token_binds_the_seat_and_a_move_takes_a_free_one(client: TestClient) -> None:
+    token = client.post("/api/players", json={"name": "Ada"}).json()["token"]
+    client.cookies.clear()
+    created = online_match(client, authorization=f"Bearer {token}")
+    assert created["match"]["names"] == ["Ada", None]
+    anonymous = online_match(client)
+    assert anonymous["match"]["names"] == [None, None]
+    move = {"token": anonymous["token"], "action": "b1xb3"}
+    bearer = {"authorization": f"Bearer {token}"}
+    response = client.post(f"/api/matches/{anonymous['id']}/actions", json=move, headers=bearer)
+    assert response.json()["names"] == ["Ada", None]
+
+
+def test_a_deleted_accounts_games_stay_anonymised(client: TestClient) -> None:
+    sign_up(client)
+    created = online_match(client)
+    match_id = created["id"]
+    move = {"token": created["token"], "action": "b1xb3"}
+    assert client.post(f"/api/matches/{match_id}/actions", json=move, headers=HERE).status_code == 200
+    gone = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=HERE)
+    assert gone.status_code == 204
+    view = seen(client, match_id, created["token"])
+    assert view["names"] == ["deleted player", None]
+    assert view["history"] == ["b1xb3"]
+    assert "Grace" not in client.get(f"/api/matches/{match_id}").text

@@ -198,6 +198,11 @@ class View(BaseModel):
     seat: int | None = Field(description="the viewer's seat; null for a spectator")
     seats: list[int] = Field(description="every seat the viewer's token controls")
     players: list[str]
+    names: list[str | None] = Field(
+        default_factory=list,
+        description="each seat's player's name (null: a seat no signed-in player has taken; "
+        '"deleted player" for a deleted account)',
+    )
     ply: int
     current_player: int = Field(description="0, 1, -1 at a chance node, -2 once finished")
     status: Literal["playing", "finished"]

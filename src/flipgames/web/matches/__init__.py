@@ -10,6 +10,7 @@
   chance outcomes after it, a loss on time;
 - ``create``: ``Creation``, games made from web input and new matches;
 - ``social``: ``Social``, undo, resignation, draws and rematches;
+- ``seating``: ``Seating``, seats taken by the signed-in players who use their tokens;
 - ``aijobs``: ``AiJobs``, the computer's move as a job, its claim, commit and forfeit;
 - ``views``: the read-only JSON views (a viewer's view, positions, record, replay, hint,
   analysis);
@@ -30,6 +31,7 @@ from flipgames.web.matches.data import (
     Loaded,
     Match,
     Played,
+    SeatPlayer,
     StaleRevision,
     Viewer,
     computer_to_move,
@@ -46,6 +48,7 @@ __all__ = [
     "Match",
     "MatchService",
     "Played",
+    "SeatPlayer",
     "StaleRevision",
     "Viewer",
     "computer_to_move",

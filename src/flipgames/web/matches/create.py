@@ -28,9 +28,11 @@ from flipgames.web.matches.data import (
     Loaded,
     Match,
     Played,
+    SeatPlayer,
     hash_token,
     rules_version,
 )
+from flipgames.web.matches.live import seat_holders
 from flipgames.web.matches.play import Playing
 from flipgames.web.matches.views import view, viewer
 
@@ -86,13 +88,15 @@ class Creation(Playing):
         assist: bool | None,
         clock: clocks.TimeControl | None = None,
         players: Sequence[str] | None = None,
+        creator: SeatPlayer | None = None,
     ) -> CreatedMatch:
         """Create a match and return the creator's token (and the invitee's, online).
 
         ``assist`` (hints and analysis, for both seats) defaults to on against the AI and off
         between two people. ``players`` (the player ids of seats 0 and 1, online) binds the
         seats to them and makes the match rated: see :meth:`create_rated`, which checks
-        they are accounts.
+        they are accounts. ``creator`` (a signed-in player) gets the seats the creator's token
+        controls bound to them.
         """
         game = make_game(game_name, options)
         if not 0 <= seat < game.num_players:
@@ -117,11 +121,24 @@ class Creation(Playing):
             rated=players is not None,
         )
         clock_state = None if clock is None else clocks.start(clock, game.num_players)
-        self._tx.run(lambda connection: _insert(connection, match, tokens, clock_state, players))
+        seated: Sequence[str | None] | None = players
+        if players is None and creator is not None:
+            seated = [
+                creator.id if tokens.get(s) == token else None for s in range(game.num_players)
+            ]
+        holders = self._tx.run(
+            lambda connection: _insert(connection, match, tokens, clock_state, seated)
+        )
         hashes = {s: hash_token(t) for s, t in tokens.items()}
         with self._lock(match.id):
             loaded = Loaded(
-                match, game.new_initial_state(), hashes, 0, clock=clock_state, played=Played()
+                match,
+                game.new_initial_state(),
+                hashes,
+                0,
+                clock=clock_state,
+                played=Played(),
+                players=holders,
             )
             self.live.put(match.id, loaded)
             loaded = self._chance(loaded)
@@ -176,10 +193,10 @@ def _insert(
     match: Match,
     tokens: dict[int, str],
     clock: clocks.Clock | None,
-    players: Sequence[str] | None = None,
-) -> None:
+    players: Sequence[str | None] | None = None,
+) -> dict[int, SeatPlayer]:
     """Write the new ``match`` and its seats (each ``tokens`` entry's hash, and the seat's
-    player when ``players`` names them)."""
+    player when ``players`` names them); the seats' players as views show them."""
     insert_match(connection, match, clock)
     connection.execute(
         insert(seats),
@@ -193,6 +210,7 @@ def _insert(
             for s, t in tokens.items()
         ],
     )
+    return seat_holders(connection, match.id)
 
 
 def insert_match(connection: Connection, match: Match, clock: clocks.Clock | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -53,6 +53,15 @@ class Match:
     assist: bool
     #: Rated: both seats are accounts and the result changes their ratings (web/community).
     rated: bool = False
+
+
+@dataclass(frozen=True)
+class SeatPlayer:
+    """The player holding a seat (a guest or an account): its id and the name views show
+    ("deleted player" for a deleted account)."""
+
+    id: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -127,6 +136,9 @@ class Loaded:
     takeback_offer: int | None = None
     #: A rated match's rating changes, by seat, once it has ended (web/community/ratings.py).
     rating_changes: tuple[RatingChange, ...] = ()
+
+    #: The players holding seats, by seat (a seat nobody signed in has taken is absent).
+    players: Mapping[int, SeatPlayer] = field(default_factory=dict)
 
     #: The public record of ``state``'s actions; None: work it out when first needed.
     played: Played | None = None

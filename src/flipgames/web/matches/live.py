@@ -25,10 +25,18 @@ from flipgames.core.registry import make
 from flipgames.web import clocks, engines, schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.community import ratings
+from flipgames.web.community.identity import DELETED_PLAYER
 from flipgames.web.community.ratings import RatingChange
-from flipgames.web.db import Transactions, actions, matches, seats
+from flipgames.web.db import Transactions, actions, matches, players, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, not_found
-from flipgames.web.matches.data import Loaded, Match, Played, StaleRevision, rules_version
+from flipgames.web.matches.data import (
+    Loaded,
+    Match,
+    Played,
+    SeatPlayer,
+    StaleRevision,
+    rules_version,
+)
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +150,7 @@ class LiveStore:
         hashes: dict[int, str],
         rows: list[Any],
         changes: tuple[RatingChange, ...],
+        holders: dict[int, SeatPlayer],
         *,
         cached: Loaded | None,
     ) -> Loaded:
@@ -160,6 +169,7 @@ class LiveStore:
                     played=played,
                     token_hashes=hashes,
                     rating_changes=changes,
+                    players=holders,
                     **_stored(row),
                 )
         self.replays += 1
@@ -181,6 +191,7 @@ class LiveStore:
             hashes,
             played=Played.of(state),
             rating_changes=changes,
+            players=holders,
             **_stored(row),
         )
 
@@ -227,9 +238,12 @@ def _catch_up(cached: Loaded, stored: list[str]) -> tuple[State, Played] | None:
     return state, played
 
 
-def _read_stored(
-    connection: Connection, match_id: str, cached: Loaded | None
-) -> tuple[Any, dict[int, str], list[Any], tuple[RatingChange, ...]] | None:
+#: What :func:`_read_stored` reads of a match: its row, its seats' token hashes, its actions,
+#: its rating changes and its seats' players.
+_Stored = tuple[Any, dict[int, str], list[Any], tuple[RatingChange, ...], dict[int, SeatPlayer]]
+
+
+def _read_stored(connection: Connection, match_id: str, cached: Loaded | None) -> _Stored | None:
     """The match's row, its seats' token hashes, its actions and (rated) its rating
     changes, or None when ``cached`` is at the stored revision already (then only the row
     was read)."""
@@ -238,19 +252,40 @@ def _read_stored(
         raise not_found(match_id)
     if cached is not None and row.revision == cached.revision:
         return None
-    hashes = {
-        seat: digest
-        for seat, digest in connection.execute(
-            select(seats.c.seat, seats.c.token_hash).where(seats.c.match_id == match_id)
-        )
-    }
+    seated = _seats(connection, match_id)
+    hashes = {row.seat: row.token_hash for row in seated}
     rows = connection.execute(
         select(actions.c.ply, actions.c.action)
         .where(actions.c.match_id == match_id)
         .order_by(actions.c.ply)
     ).all()
     changes = ratings.changes_of(connection, match_id) if row.rated else ()
-    return row, hashes, list(rows), changes
+    return row, hashes, list(rows), changes, _holders(seated)
+
+
+def _seats(connection: Connection, match_id: str) -> list[Any]:
+    """The match's seats: token hash, player id, name and whether it is a deleted account."""
+    query = (
+        select(
+            seats.c.seat, seats.c.token_hash, seats.c.player_id, players.c.name, players.c.deleted
+        )
+        .outerjoin(players, players.c.id == seats.c.player_id)
+        .where(seats.c.match_id == match_id)
+    )
+    return list(connection.execute(query))
+
+
+def _holders(seated: list[Any]) -> dict[int, SeatPlayer]:
+    return {
+        row.seat: SeatPlayer(row.player_id, DELETED_PLAYER if row.deleted else row.name)
+        for row in seated
+        if row.player_id is not None
+    }
+
+
+def seat_holders(connection: Connection, match_id: str) -> dict[int, SeatPlayer]:
+    """The players holding the match's seats, by seat."""
+    return _holders(_seats(connection, match_id))
 
 
 def _stored(row: Any) -> dict[str, Any]:

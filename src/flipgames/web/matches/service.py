@@ -27,9 +27,10 @@ from flipgames.web.matches import views
 from flipgames.web.matches.aijobs import AiJobs
 from flipgames.web.matches.create import Creation
 from flipgames.web.matches.online import Online
+from flipgames.web.matches.seating import Seating
 
 
-class MatchService(Creation, Online, AiJobs):
+class MatchService(Creation, Online, AiJobs, Seating):
     """Create, load, act, undo, resign, draw, take back, abort, rematch, hint, analyse and
     read matches stored in the database.
 

@@ -75,6 +75,10 @@ def view(loaded: Loaded, seats: Viewer) -> schemas.View:
         seat=seat,
         seats=sorted(seats),
         players=list(match.game.player_names),
+        names=[
+            holder.name if (holder := loaded.players.get(s)) else None
+            for s in range(match.game.num_players)
+        ],
         ply=len(played.history),
         current_player=current,
         status="finished" if over else "playing",

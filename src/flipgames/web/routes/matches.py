@@ -11,7 +11,8 @@ from starlette.concurrency import run_in_threadpool
 
 from flipgames.web import clocks, schemas
 from flipgames.web.aimoves import AiMoves
-from flipgames.web.matches import CreatedMatch
+from flipgames.web.community.identity import CurrentPlayer
+from flipgames.web.matches import CreatedMatch, SeatPlayer
 from flipgames.web.routes.common import (
     ActionLimit,
     ReadLimit,
@@ -23,6 +24,7 @@ from flipgames.web.routes.common import (
     taken_back,
     think,
 )
+from flipgames.web.routes.players import take_seats
 
 #: The longest a ``wait=true`` read waits for the computer's move.
 WAIT_SECONDS = 30.0
@@ -54,9 +56,11 @@ def _created(created: CreatedMatch) -> schemas.Created:
     dependencies=[Depends(limit_matches)],
 )
 async def create_match(
-    body: schemas.CreateMatch, service: Service, request: Request
+    body: schemas.CreateMatch, service: Service, request: Request, player: CurrentPlayer
 ) -> schemas.Created:
-    """Create a match; the answer holds the creator's seat token and links."""
+    """Create a match; the answer holds the creator's seat token and links. A signed-in
+    creator's seat (both, on one screen) is theirs."""
+    creator = None if player is None else SeatPlayer(player.id, player.name)
     created = await run_in_threadpool(
         lambda: service.create(
             body.game,
@@ -67,6 +71,7 @@ async def create_match(
             seed=body.seed,
             assist=body.assist,
             clock=clocks.control_from_request(body.clock),
+            creator=creator,
         )
     )
     think(request, created.view)
@@ -80,6 +85,7 @@ async def get_match(
     match_id: str,
     service: Service,
     request: Request,
+    player: CurrentPlayer,
     token: Token = None,
     wait: Annotated[
         bool,
@@ -91,9 +97,14 @@ async def get_match(
 ) -> schemas.View:
     """The match as the token's seat sees it; without a token, as a spectator. While the
     computer is to move (``thinking``) its move comes over the WebSocket, or ask with
-    ``wait=true``."""
+    ``wait=true``. A signed-in player's token takes its seat if no player holds it."""
     loaded = await run_in_threadpool(service.load, match_id)
-    view = service.view(loaded, service.viewer(loaded, token))
+    viewer = service.viewer(loaded, token)
+    taken = await take_seats(request, loaded, viewer, player)
+    if taken is not None:
+        loaded = taken
+        await broadcast(request, match_id, loaded)
+    view = service.view(loaded, viewer)
     think(request, view)
     if wait and view.thinking:
         ai_moves: AiMoves = request.app.state.ai_moves
@@ -109,7 +120,11 @@ async def get_match(
     dependencies=[ActionLimit],
 )
 async def post_action(
-    match_id: str, body: schemas.ActionRequest, service: Service, request: Request
+    match_id: str,
+    body: schemas.ActionRequest,
+    service: Service,
+    request: Request,
+    player: CurrentPlayer,
 ) -> schemas.View:
     """Play an action; it is committed (with any chance outcome that follows) before the
     answer and before it is broadcast. Against the AI the answer says ``thinking``: the
@@ -117,6 +132,7 @@ async def post_action(
     loaded, viewer = await run_in_threadpool(
         service.play, match_id, body.token, body.action, body.ply
     )
+    loaded = await take_seats(request, loaded, viewer, player) or loaded
     await broadcast(request, match_id, loaded)
     view = service.view(loaded, viewer)
     think(request, view)

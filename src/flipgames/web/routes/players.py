@@ -1,7 +1,8 @@
 """The players' API: guests, accounts and sessions (docs/web-api.md, "Players and
 sessions"). Each answer that signs a client in sets the session cookie and gives the same
 session id as ``token`` for ``Authorization: Bearer``; nothing here logs a name's password,
-a session id or a token."""
+a session id or a token. :func:`take_seats` binds a seat to the signed-in player who uses its
+token (the matches' routes and socket call it)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from flipgames.web.community.identity import (
     set_session_cookie,
 )
 from flipgames.web.limits import RateLimit
+from flipgames.web.matches import Loaded, MatchService, SeatPlayer, Viewer
 from flipgames.web.routes.common import client_address, responses
 from flipgames.web.settings import Settings
 
@@ -141,3 +143,17 @@ async def delete_account(
     player"; its name is free for others."""
     await run_in_threadpool(_identity(request).delete_account, session, body.password)
     clear_session_cookie(response, request, secure=_secure(request))
+
+
+async def take_seats(
+    connection: HTTPConnection, loaded: Loaded, viewer: Viewer, player: Player | None
+) -> Loaded | None:
+    """A signed-in ``player`` using a seat's token takes the seats of ``viewer`` that no
+    player holds (matches/seating.py): the match after that, or None when nothing changed
+    (no player, a spectator, or every seat held already). The caller broadcasts it."""
+    if player is None or all(seat in loaded.players for seat in viewer):
+        return None
+    service: MatchService = connection.app.state.service
+    holder = SeatPlayer(player.id, player.name)
+    taken: Loaded | None = await run_in_threadpool(service.take_seats, loaded, viewer, holder)
+    return taken

@@ -14,6 +14,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.web.aimoves import AiMoves
+from flipgames.web.community.identity import current_player, current_session
 from flipgames.web.errors import ApiError
 from flipgames.web.matches import MatchService, computer_to_move
 from flipgames.web.presence import Presence
@@ -25,6 +26,7 @@ from flipgames.web.routes.common import (
     loader,
     snapshot,
 )
+from flipgames.web.routes.players import take_seats
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Connection, Hub
 
@@ -72,6 +74,13 @@ async def match_socket(
         limit_reads(websocket)
         loaded = await run_in_threadpool(service.load, match_id)
         viewer = service.viewer(loaded, token)
+        # A signed-in player's token takes its seat if no player holds it (its cookie came
+        # with the handshake).
+        player = await run_in_threadpool(lambda: current_player(current_session(websocket)))
+        taken = await take_seats(websocket, loaded, viewer, player)
+        if taken is not None:
+            loaded = taken
+            await hub.broadcast(match_id, snapshot(service, taken))
         thinking = service.ai_job(loaded) is not None
     except Exception as exc:
         error = as_api_error(exc)
