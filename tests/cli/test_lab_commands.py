@@ -167,7 +167,11 @@ def test_compare_table_and_json(flipgames: Run, tmp_path: Path) -> None:
         str(tmp_path / "cmp"),
     )
     assert done.code == 0, done.err
-    header, rule, *rows = done.out.splitlines()[:4]
+    lines = done.out.splitlines()
+    assert lines[0] == "rubiks-flip: options compared"
+    assert "Seed 1; 4 games per simulated variant" in done.out
+    start = next(n for n, line in enumerate(lines) if line.startswith("lock "))
+    header, rule, *rows = lines[start : start + 4]
     assert header.split()[:3] == ["lock", "method", "first-player"]
     assert set(rule.replace(" ", "")) == {"-"}
     assert rows[0].startswith("king ") and "self-play random,random x4" in rows[0]

@@ -154,8 +154,55 @@ def test_compare_solved_and_simulated_variants() -> None:
     assert [v.varied for v in played] == [{"lock": "king"}, {"lock": "orthogonal"}]
     assert all(v.simulation is not None and v.simulation.games == 6 for v in played)
     rows = compare.table(played)
-    assert rows[0][:2] == ["lock", "method"] and len(rows) == 3
-    assert "![First-player score by variant](comparison.png)" in compare.markdown(
-        "rubiks-flip", played
+    assert rows[0] == [
+        "lock",
+        "method",
+        "first-player score",
+        "draws",
+        "stopped at cap",
+        "mean length",
+    ]
+    assert len(rows) == 3
+    setup = compare.Setup("rubiks-flip", {"flip": "flap"}, ("random", "random"), 2, 6)
+    text = compare.markdown(setup, played)
+    assert "![First-player score by variant](comparison.png)" in text
+    # The report says what ran: the fixed options in the title, the seed, agents in full.
+    assert text.startswith("# rubiks-flip (flip=flap): options compared")
+    assert "- **Fixed options** (`-o`): flip=flap;" in text
+    assert "A = random (a uniformly random legal action)" in text
+    assert "- **Seed** 2; 6 games per simulated variant" in text
+    assert sorted(compare.figures(setup, played)) == ["comparison"]
+
+
+def test_solved_variants_show_their_length_and_check_the_agents() -> None:
+    variants = compare.compare(
+        "flip-switch", {}, {"rounds": ["1", "3"]}, ("random", "random"), 6, seed=1
     )
-    assert sorted(compare.figures("rubiks-flip", played)) == ["comparison"]
+    solved, played = variants
+    assert (solved.method, played.method) == ("solved", "simulated")
+    # One round is solved with chance: its length is the mean of seeded perfect-play games.
+    assert solved.length is not None and solved.length > 0
+    assert solved.length_how.startswith("mean of 6 perfect-play games")
+    row = compare.table(variants)[1]
+    assert row[-2] == "-" and row[-1].endswith(f"(perfect play, {solved.length_how})")
+    # The agents played the solved round too: perfect play draws it, random play decides it.
+    assert solved.check is not None and solved.check.games == 6
+    (warning,) = compare.warnings(variants)
+    assert warning.startswith("rounds=1: random against random drew")
+    setup = compare.Setup("flip-switch", {}, ("random", "random"), 1, 6)
+    assert "## Warnings: the agents contradict a solved value" in compare.markdown(setup, variants)
+
+
+def test_the_comparison_chart_is_scaled_to_the_data() -> None:
+    from flipgames.lab.report import score_chart
+
+    chart = score_chart(["a", "b"], [0.541, 0.627], [(0.52, 0.56), (0.60, 0.65)], "t")
+    (axes,) = chart.axes
+    low, high = axes.get_xlim()
+    # The axis spans the intervals with a margin, not 0 to 1: 0.541 and 0.627 stand apart.
+    assert 0.45 < low < 0.52 and 0.65 < high < 0.7
+    # The 95% intervals are drawn as error bars from their low to their high end.
+    (bars,) = axes.containers
+    segments = bars.lines[2][0].get_segments()
+    ends = [tuple(float(x) for x in segment[:, 0]) for segment in segments]
+    assert ends == [pytest.approx((0.52, 0.56)), pytest.approx((0.60, 0.65))]

@@ -77,10 +77,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
             ray=args.ray,
             progress=progress,
         )
+    setup = compare.Setup(args.game, fixed, agents, args.seed, args.games)
     results = {
         "game": args.game,
         "options": fixed,
         "vary": vary,
+        "agents": list(agents),
+        "seed": args.seed,
+        "games": args.games,
+        "warnings": compare.warnings(variants),
         "variants": [v.to_json() for v in variants],
     }
     written = None
@@ -90,20 +95,25 @@ def cmd_compare(args: argparse.Namespace) -> int:
         written = keep_and_report(
             report,
             results,
-            f"{args.game}: options compared",
-            lambda: (compare.markdown(args.game, variants), compare.figures(args.game, variants)),
+            f"{setup.title()}: options compared",
+            lambda: (compare.markdown(setup, variants), compare.figures(setup, variants)),
             game=args.game,
         )
     failed = 1 if report is not None and written is None else 0
     if args.json:
         print(json.dumps(results))
         return failed
+    print(f"{setup.title()}: options compared")
+    for line in setup.lines():
+        print("  " + line.removeprefix("- ").replace("**", "").replace("`", ""))
     rows = compare.table(variants)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for number, row in enumerate(rows):
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
         if number == 0:
             print("  ".join("-" * width for width in widths))
+    for warning in compare.warnings(variants):
+        print(f"warning: {warning}")
     if written is not None:
         print(f"report: {written}")
     return failed
