@@ -1,78 +1,179 @@
-"""FlipFlop 5x5 kernel against a plain C yardstick, interleaved, as a ratio.
+"""FlipFlop 5x5: the numba kernel against a bitboard and an array-board C program, in CPU time.
 
-The yardstick is a C program kept beside the repository, not in it (by default
-``shared/yardsticks/ff_playout.c`` in the folder that holds the checkout; ``--source`` names
-another). It is
-compiled at run time into a temporary folder with the build line from its header (``gcc -O2``;
-``--cc`` picks another compiler) and never kept. Rounds alternate: C random playouts for
-``--seconds``, then the kernel's for as long; each round prints both rates and their ratio,
-and the summary gives the median ratio (the machines are shared: absolute figures drift,
-ratios taken side by side much less). Then perft(6) from the start, C and kernel, timed once
-each after a warm-up.
+Two C yardsticks, compiled at run time with ``cc -O2`` (``--cc`` picks another compiler) into a
+temporary folder and never kept:
 
-Both play uniformly random FlipFlop 5x5 games cut at 200 plies with xorshift64*; the kernel
-also keeps the repetition rule (the C program has none; random games almost never reach it).
+- the bitboard program, in the repository (``bench/c/flipflop_bitboard.c``: 25-bit masks,
+  precomputed ray attacks, the repetition rule kept as the kernel keeps it);
+- the array-board program, kept beside the repository, not in it (by default
+  ``shared/yardsticks/ff_playout.c`` in the folder that holds the checkout;
+  ``--array-source`` names another); its rows are skipped, saying so, when it is not there.
 
-Run: ``.venv/bin/python bench/bench_yardstick.py [--rounds 5] [--seconds 3] [--game G]``.
+Without a compiler the C rows are skipped with a message and the kernel's figures printed.
+
+First the bitboard program is verified: its perft(1..7) against the Python reference
+engine's (``reference_perft``; depth 7 costs about half a minute of CPU, ``--reference-depth``
+lowers it) and the kernel's, and ``--games`` random games (default 3,000) replayed move for
+move with the reference rules (at every ply the number of legal moves and the move played;
+the end: who won, a third-repetition draw, or still going at the 200-ply cap). The array
+program's perft is checked too.
+
+Then ``--rounds`` rounds, each giving every program ``--seconds`` of CPU for random playouts
+(200-ply cap) and printing playouts per CPU-second (the C programs' ratio to the kernel
+taken side by side: the machines are shared and absolute figures drift), and perft(7) from
+the start once each, in leaves per CPU-second. CPU time: the bitboard program measures its
+own (``CLOCK_PROCESS_CPUTIME_ID``); the array program's is its process's (``getrusage``, start
+included; its perft prints depths 1 to 7, which adds about 7% to depth 7's work); the
+kernel's is this process's around the calls (``time.process_time``), once compiled.
+
+Run: ``.venv/bin/python bench/bench_yardstick.py [--rounds 5] [--seconds 3] [--games 3000]``;
+``--verify-only`` stops after the checks.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from _yardsticks import (
+    BITBOARD_SOURCE,
+    CAP,
+    YardstickError,
+    build,
+    check_games,
+    field,
+    perft_counts,
+    run,
+)
 from flipgames import make
 from flipgames.cli.bench import machine
+from flipgames.core.game import Game
 from flipgames.core.kernel import Kernel
+from flipgames.solvers.perft import reference_perft
 
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "yardsticks" / "ff_playout.c"
-
-
-def c_playouts(binary: Path, seconds: float, seed: int) -> float:
-    """Playouts per second printed by the C program (0.5 s warm-up, then ``seconds``)."""
-    out = subprocess.run(
-        [str(binary), "run", "0.5", str(seconds), str(seed)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    found = re.search(r"playouts/s=([0-9.]+)", out)
-    if found is None:
-        sys.exit(f"unexpected output from the yardstick: {out!r}")
-    return float(found.group(1))
+DEFAULT_ARRAY = Path(__file__).resolve().parents[2] / "shared" / "yardsticks" / "ff_playout.c"
+PERFT_DEPTH = 7
+#: A line that repeats the start a third time (docs/games/flipflop.md): random games never
+#: reach the repetition rule, so the bitboard program's is checked on this one.
+REPETITION = "a1-a2 e5-e4 a2-b3 e4-d3 b3-b2 d3-d4 b2-a1 d4-e5 " * 2
 
 
 def kernel_playouts(kernel: Kernel, seconds: float, seed: int) -> float:
-    """Playouts per second of the kernel in batches of 4,096 for about ``seconds``."""
+    """Playouts per CPU-second of the kernel, in batches of 4,096, for about ``seconds``."""
     games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        kernel.playouts(4096, seed + games)
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        kernel.playouts(4096, seed + games, max_plies=CAP)
         games += 4096
-    return games / (time.perf_counter() - started)
+    return games / (time.process_time() - started)
+
+
+def verify(game: Game, kernel: Kernel, binaries: dict[str, Path], args: argparse.Namespace) -> None:
+    """The checks of the module docstring; exits naming the first difference."""
+    start = game.new_initial_state()
+    kernel_counts = [kernel.perft(start, d) for d in range(1, PERFT_DEPTH + 1)]
+    began = time.process_time()
+    reference = [reference_perft(start, d) for d in range(1, args.reference_depth + 1)]
+    if kernel_counts[: len(reference)] != reference:
+        sys.exit(f"kernel perft {kernel_counts} differs from the reference's {reference}")
+    print(
+        f"reference perft(1..{args.reference_depth}) equal to the kernel's ({reference[-1]:,} "
+        f"at depth {args.reference_depth}, {time.process_time() - began:.1f} CPU s)"
+    )
+    for name, binary in binaries.items():
+        counts = perft_counts(run(binary, "perft", str(PERFT_DEPTH)).out)
+        if counts != kernel_counts or counts[: len(reference)] != reference:
+            sys.exit(f"{name}: perft {counts} differs from the kernel's {kernel_counts}")
+        print(f"{name}: perft(1..{PERFT_DEPTH}) equal ({counts[-1]:,} at depth {PERFT_DEPTH})")
+    if "C bitboard" in binaries:
+        began = time.process_time()
+        out = run(binaries["C bitboard"], "games", str(args.games), str(args.seed)).out
+        state, line = start, []
+        for text in REPETITION.split():
+            line.append(str(state.parse_action(text)))
+            state = state.apply(int(line[-1]))
+        repeated = run(binaries["C bitboard"], "line", *line).out
+        try:
+            ends = check_games(game, out.splitlines())
+            if check_games(game, repeated.splitlines())["D"] != 1:
+                raise YardstickError(f"the repetition line does not draw: {repeated[:60]!r}")
+        except YardstickError as exc:
+            sys.exit(f"C bitboard: {exc}")
+        print(
+            f"C bitboard: {args.games:,} random games equal move for move to the reference "
+            f"rules (White won {ends['W']}, Black {ends['B']}, repetition draws {ends['D']}, "
+            f"capped at {CAP} plies {ends['C']}; {time.process_time() - began:.1f} CPU s); "
+            "a third repetition draws there as in the reference"
+        )
+
+
+def compare(
+    game: Game, kernel: Kernel, binaries: dict[str, Path], args: argparse.Namespace
+) -> None:
+    """Playouts per CPU-second, round by round, then perft(7) leaves per CPU-second."""
+    rates: dict[str, list[float]] = {name: [] for name in [*binaries, "kernel"]}
+    for round_ in range(1, args.rounds + 1):
+        seconds, seed = str(args.seconds), str(args.seed + round_)
+        if "C bitboard" in binaries:
+            out = run(binaries["C bitboard"], "run", seconds, seed).out
+            rates["C bitboard"].append(field(out, "playouts/s"))
+        if "C array" in binaries:
+            done = run(binaries["C array"], "run", "0", seconds, seed)
+            rates["C array"].append(field(done.out, "playouts") / done.cpu)
+        rates["kernel"].append(kernel_playouts(kernel, args.seconds, round_ * 1_000_003))
+        print(
+            f"round {round_}: "
+            + ", ".join(f"{name} {values[-1]:,.0f}" for name, values in rates.items())
+            + " playouts per CPU-second",
+            flush=True,
+        )
+    kernel_rate = statistics.median(rates["kernel"])
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(
+            f"random playouts, {name}: median {median:,.0f} per CPU-second "
+            f"({median / kernel_rate:.2f}x the kernel; rounds {min(values):,.0f} to "
+            f"{max(values):,.0f})"
+        )
+    start = game.new_initial_state()
+    leaves = kernel.perft(start, PERFT_DEPTH)
+    began = time.process_time()
+    kernel.perft(start, PERFT_DEPTH)
+    perft_rates = {"kernel": leaves / (time.process_time() - began)}
+    if "C bitboard" in binaries:
+        out = run(binaries["C bitboard"], "perftonly", str(PERFT_DEPTH)).out
+        perft_rates["C bitboard"] = leaves / field(out, "cpu")
+    if "C array" in binaries:
+        perft_rates["C array"] = leaves / run(binaries["C array"], "perft", str(PERFT_DEPTH)).cpu
+    for name, rate in perft_rates.items():
+        print(
+            f"perft({PERFT_DEPTH}) = {leaves:,}, {name}: {rate / 1e6:,.1f} M leaves per "
+            f"CPU-second ({rate / perft_rates['kernel']:.2f}x the kernel)"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE, help="ff_playout.c")
-    parser.add_argument("--cc", default="gcc", help="C compiler (default gcc)")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per side per round")
-    # The C yardstick plays FlipFlop 5x5 only: another game's kernel needs a C program of its
-    # own (--source) with the same command line.
-    parser.add_argument("--game", default="flipflop", help="the game of --source (flipflop)")
+    parser.add_argument("--cc", default="cc", help="C compiler (default cc)")
+    parser.add_argument("--array-source", type=Path, default=DEFAULT_ARRAY, help="ff_playout.c")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of playouts")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per program")
+    parser.add_argument("--games", type=int, default=3000, help="games checked move for move")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the C programs' games")
+    parser.add_argument(
+        "--reference-depth",
+        type=int,
+        default=PERFT_DEPTH,
+        help=f"perft depth of the reference engine's check (default {PERFT_DEPTH})",
+    )
+    parser.add_argument("--verify-only", action="store_true", help="stop after the checks")
+    # Both C programs play FlipFlop 5x5 only.
+    parser.add_argument("--game", default="flipflop", help="the game of the C programs")
     args = parser.parse_args()
-    if not args.source.is_file():
-        sys.exit(f"no yardstick source at {args.source} (give --source)")
-    if shutil.which(args.cc) is None:
-        sys.exit(f"no C compiler {args.cc!r} on PATH (give --cc)")
     info = machine()
     print(f"machine: {info['cpu']}, {info['cores']} cores, {info['system']}")
     print(f"python: {info['python']}; numpy {info['numpy']}; numba {info['numba']}")
@@ -82,39 +183,21 @@ def main() -> None:
         sys.exit(f"{args.game} has no compiled kernel to compare")
     kernel.playouts(16, 0)  # compile or load the kernel outside the timing
     with tempfile.TemporaryDirectory() as folder:
-        binary = Path(folder) / "ff_playout"
-        build = [args.cc, "-O2", "-o", str(binary), str(args.source)]
-        print("build: " + " ".join(build))
-        subprocess.run(build, check=True)
-        ratios = []
-        for round_ in range(1, args.rounds + 1):
-            c_rate = c_playouts(binary, args.seconds, round_)
-            k_rate = kernel_playouts(kernel, args.seconds, round_ * 1_000_003)
-            ratios.append(k_rate / c_rate)
-            print(
-                f"round {round_}: C {c_rate:,.0f} playouts/s, kernel {k_rate:,.0f} playouts/s,"
-                f" kernel/C {k_rate / c_rate:.2f}",
-                flush=True,
-            )
-        print(f"random playouts, kernel/C: median {statistics.median(ratios):.2f}", end="")
-        print(f" (min {min(ratios):.2f}, max {max(ratios):.2f}, {len(ratios)} rounds)")
-        start = game.new_initial_state()
-        kernel.perft(start, 4)
-        subprocess.run([str(binary), "perft", "4"], check=True, capture_output=True)
-        began = time.perf_counter()
-        c_out = subprocess.run(
-            [str(binary), "perft", "6"], check=True, capture_output=True, text=True
-        ).stdout
-        c_seconds = time.perf_counter() - began
-        began = time.perf_counter()
-        leaves = kernel.perft(start, 6)
-        k_seconds = time.perf_counter() - began
-        c_leaves = int(c_out.strip().splitlines()[-1].split("=")[1])
-        # The C program prints perft(1..6), so its time covers all six depths.
-        print(
-            f"perft(6) = {leaves:,} (C: {c_leaves:,}): kernel {k_seconds:.3f} s,"
-            f" C {c_seconds:.3f} s for perft(1..6) incl. process start"
-        )
+        binaries: dict[str, Path] = {}
+        sources = {"C bitboard": BITBOARD_SOURCE, "C array": args.array_source}
+        for name, source in sources.items():
+            if not source.is_file():
+                print(f"{name}: skipped, no source at {source} (give --array-source)")
+                continue
+            try:
+                binaries[name] = build(args.cc, source, Path(folder))
+            except YardstickError as exc:
+                print(f"{name}: skipped, {exc} (give --cc)")
+                continue
+            print(f"{name}: built {source.name} with {args.cc} -O2")
+        verify(game, kernel, binaries, args)
+        if not args.verify_only:
+            compare(game, kernel, binaries, args)
 
 
 if __name__ == "__main__":
