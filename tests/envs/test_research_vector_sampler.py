@@ -21,7 +21,7 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 (EXAMPLE,) = [
     code
     for code in re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.DOTALL)
-    if "flipgames.envs.vector" in code
+    if "flipgames.envs.vector" in code and "outcomes" in code  # not the self-play example
 ]
 
 
