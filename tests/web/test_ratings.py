@@ -7,8 +7,12 @@ what these tests need of identity is only that seats are bound to players.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import secrets
+import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,12 +23,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from flipgames.web import clocks
 from flipgames.web.app import create_app
 from flipgames.web.community.ratings import settle
 from flipgames.web.db import make_engine, matches, players, rating_changes, ratings, seats
 from flipgames.web.errors import ApiError
 from flipgames.web.matches import MatchService
 from flipgames.web.settings import Settings
+from support.servers import launch
 
 # PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
 BACKENDS = ["sqlite", "postgresql"]
@@ -386,3 +392,307 @@ def test_a_rematch_of_a_rated_match_is_rated_between_the_same_accounts(
             select(matches.c.rated).where(matches.c.id == first["id"])
         ).scalar_one()
     assert bound == {0: bob, 1: ada} and is_rated
+
+
+def finished_match(client: TestClient, first: str, second: str | None, **values: Any) -> str:
+    """A finished match row between ``first`` (seat 0) and ``second`` written directly (the
+    profile reads rows; how a match ends is tested above)."""
+    match_id = secrets.token_hex(6)
+    with engine_of(client).begin() as connection:
+        connection.execute(
+            insert(matches).values(
+                id=match_id,
+                game=GAME,
+                options="{}",
+                seed=1,
+                mode="online",
+                created_at=values.pop("created_at", datetime.now(UTC)),
+                **values,
+            )
+        )
+        connection.execute(
+            insert(seats),
+            [
+                {"match_id": match_id, "seat": seat, "token_hash": "x", "player_id": player}
+                for seat, player in enumerate((first, second))
+            ],
+        )
+    return match_id
+
+
+def test_a_profile_lists_ratings_history_results_and_games(client: TestClient) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    won = rated(client, ada, bob)
+    play_out(client, won)
+    casual = online(client)
+    with engine_of(client).begin() as connection:  # Ada and Bob at a casual match's seats
+        for seat, player in ((0, bob), (1, ada)):
+            connection.execute(
+                seats.update()
+                .where(seats.c.match_id == casual["id"], seats.c.seat == seat)
+                .values(player_id=player)
+            )
+    play_out(client, casual)  # White (Bob) wins
+    aborted = rated(client, ada, bob)
+    post(client, aborted, "abort", 0)
+    unfinished = rated(client, ada, bob)
+    move(client, unfinished)
+
+    profile = client.get("/api/players/ADA").json()  # names ignore case
+    assert profile["name"] == "Ada" and profile["account"] is True
+    rating = profile["ratings"][GAME]
+    assert (round(rating["rating"], 1), round(rating["rd"], 1)) == (1662.3, 290.3)
+    assert (rating["games"], rating["provisional"]) == (1, True)
+    assert profile["results"][GAME] == {"wins": 1, "draws": 0, "losses": 1}
+    assert [round(p["rating"], 1) for p in profile["history"][GAME]] == [1662.3]
+    assert profile["history"][GAME][0]["match"] == won["id"]
+    games = {g["match"]: g for g in profile["games"]}
+    assert set(games) == {won["id"], casual["id"], aborted["id"]}  # not the unfinished one
+    assert (games[won["id"]]["result"], games[won["id"]]["opponent"]) == ("win", "Bob")
+    assert (games[won["id"]]["rated"], games[won["id"]]["ending"]) == (True, None)
+    assert (games[casual["id"]]["result"], games[casual["id"]]["rated"]) == ("loss", False)
+    assert (games[aborted["id"]]["result"], games[aborted["id"]]["ending"]) == (
+        "aborted",
+        "aborted",
+    )
+    assert profile["games"][0]["match"] == aborted["id"]  # newest first
+    bob_profile = client.get("/api/players/bob").json()
+    assert round(bob_profile["ratings"][GAME]["rating"], 1) == 1337.7
+    assert bob_profile["results"][GAME] == {"wins": 1, "draws": 0, "losses": 1}
+
+
+def test_a_profile_pages_its_games_twenty_at_a_time_newest_first(client: TestClient) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    made = [
+        finished_match(
+            client,
+            ada,
+            bob,
+            ending_result="1-0",
+            created_at=datetime(2026, 1, 1, tzinfo=UTC).replace(day=1 + n),
+        )
+        for n in range(25)
+    ]
+    first = client.get("/api/players/Ada").json()
+    second = client.get("/api/players/Ada", params={"page": 2}).json()
+    assert (first["page"], first["pages"], second["page"]) == (1, 2, 2)
+    assert [g["match"] for g in first["games"]] == made[::-1][:20]
+    assert [g["match"] for g in second["games"]] == made[::-1][20:]
+    assert first["results"][GAME]["wins"] == 25
+    beyond = client.get("/api/players/Ada", params={"page": 3}).json()
+    assert beyond["games"] == []
+    for bad in (0, -1, "two"):
+        refused = client.get("/api/players/Ada", params={"page": bad})
+        assert refused.status_code == 422
+
+
+def test_unknown_and_deleted_players_have_no_profile(client: TestClient) -> None:
+    unknown = client.get("/api/players/nobody")
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "unknown_player"
+    assert "nobody" in unknown.json()["error"]["message"]
+    gone = add_player(client, "Gone")
+    with engine_of(client).begin() as connection:
+        connection.execute(
+            players.update()
+            .where(players.c.id == gone)
+            .values(deleted=True, name="deleted", name_key=None)
+        )
+    assert client.get("/api/players/Gone").status_code == 404
+    assert client.get("/api/players/deleted").status_code == 404
+    assert client.get("/api/players/" + "x" * 40).status_code == 422
+
+
+def test_a_guest_has_a_profile_without_ratings(client: TestClient) -> None:
+    add_player(client, "Visitor", account=False)
+    profile = client.get("/api/players/visitor").json()
+    assert (profile["account"], profile["ratings"], profile["games"]) == (False, {}, [])
+
+
+def add_rating(client: TestClient, player: str, rating: float, rd: float) -> None:
+    with engine_of(client).begin() as connection:
+        connection.execute(
+            insert(ratings).values(
+                player_id=player,
+                game=GAME,
+                rating=rating,
+                rd=rd,
+                volatility=0.06,
+                games=30,
+                updated_at=datetime.now(UTC),
+            )
+        )
+
+
+def test_the_leaderboard_ranks_established_accounts_only(client: TestClient) -> None:
+    for number in range(55):
+        add_rating(client, add_player(client, f"Player{number:02d}"), 1400 + number, 60)
+    add_rating(client, add_player(client, "Newcomer"), 2400, 200)  # provisional
+    add_rating(client, add_player(client, "Visitor", account=False), 2300, 60)  # a guest
+    disabled = add_player(client, "Banned")
+    add_rating(client, disabled, 2200, 60)
+    with engine_of(client).begin() as connection:
+        connection.execute(players.update().where(players.c.id == disabled).values(disabled=True))
+    board = client.get(f"/api/leaderboard/{GAME}").json()
+    assert board["game"] == GAME
+    leaders = board["players"]
+    assert len(leaders) == 50
+    assert [leader["name"] for leader in leaders[:2]] == ["Player54", "Player53"]
+    assert [leader["rank"] for leader in leaders] == list(range(1, 51))
+    assert [leader["rating"] for leader in leaders] == sorted(
+        (leader["rating"] for leader in leaders), reverse=True
+    )
+    assert not {"Newcomer", "Visitor", "Banned"} & {leader["name"] for leader in leaders}
+    unknown = client.get("/api/leaderboard/no-such-game")
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_game"
+
+
+def test_a_downloaded_record_carries_both_names(client: TestClient) -> None:
+    match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
+    play_out(client, match)
+    record = client.get(f"/api/matches/{match['id']}/record").json()
+    assert record["names"] == ["Ada", "Bob"]
+    casual = online(client)
+    assert client.get(f"/api/matches/{casual['id']}/record").json()["names"] is None
+
+
+def test_the_profile_and_leaderboard_pages_are_served(client: TestClient) -> None:
+    add_player(client, "Ada")
+    profile = client.get("/players/Ada")
+    assert profile.status_code == 200 and "/static/profile.js" in profile.text
+    board = client.get("/leaderboard")
+    assert board.status_code == 200 and "/static/leaderboard.js" in board.text
+
+
+def test_a_server_killed_at_a_rated_ending_rates_it_once_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL while the last move is on its way: after the restart the match either ended
+    with both ratings changed or has not ended with neither; finishing it then rates it once,
+    and loading it again (a replay) never rates it again."""
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    app = create_app(Settings(database_url=database))
+    with TestClient(app) as local:
+        ada, bob = add_player(local, "Ada"), add_player(local, "Bob")
+        match = rated(local, ada, bob)
+        while True:  # to the last move, which is left for the server
+            seat = view(local, match)["current_player"]
+            legal = view(local, match, seat)["legal"]
+            state = service_of(local).load(match["id"]).state
+            if state.apply(state.parse_action(legal[0])).is_terminal():
+                last = {"token": match[seat], "action": legal[0]}
+                break
+            move(local, match)
+
+    def call(port: int, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}{path}",
+            data=data,
+            method=method,
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--db", database]
+    log = tmp_path / "server.log"
+    process, port = launch(command, log)
+    sender = threading.Thread(
+        target=lambda: _quietly(
+            lambda: call(port, "POST", f"/api/matches/{match['id']}/actions", last)
+        )
+    )
+    sender.start()
+    process.kill()
+    process.wait(timeout=30)
+    sender.join()
+
+    def counted() -> tuple[int, set[int]]:
+        engine = make_engine(database)
+        try:
+            with engine.connect() as connection:
+                changes = connection.execute(
+                    select(func.count()).select_from(rating_changes)
+                ).scalar_one()
+                games = {row.games for row in connection.execute(select(ratings))}
+        finally:
+            engine.dispose()
+        return int(changes), games
+
+    process, port = launch(command, log)
+    try:
+        after = call(port, "GET", f"/api/matches/{match['id']}")
+        assert counted() == ((2, {1}) if after["status"] == "finished" else (0, set()))
+        if after["status"] == "playing":
+            after = call(port, "POST", f"/api/matches/{match['id']}/actions", last)
+        assert after["status"] == "finished" and len(after["rating_changes"]) == 2
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+    process, port = launch(command, log)  # a fresh process replays the match from the rows
+    try:
+        replayed = call(port, "GET", f"/api/matches/{match['id']}")
+        assert [round(c["after"], 1) for c in replayed["rating_changes"]] == [1662.3, 1337.7]
+        assert counted() == (2, {1})
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def _quietly(request: Any) -> None:
+    """Send ``request``, whose server may be killed while it is out: any failure is one of
+    the outcomes the test allows."""
+    with contextlib.suppress(OSError):
+        request()
+
+
+class FakeTime:
+    """The arcade's clock (``clocks.now_ms``), moved on by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    fake = FakeTime()
+    monkeypatch.setattr(clocks, "now_ms", fake)
+    return fake
+
+
+def test_a_loss_on_time_is_rated(client: TestClient, fake_time: FakeTime) -> None:
+    ada, bob = add_player(client, "Ada"), add_player(client, "Bob")
+    created = service_of(client).create_rated(GAME, {}, clocks.TimeControl(60_000, 0), (ada, bob))
+    match = {"id": created.match_id, 0: created.token, 1: created.invite_token}
+    move(client, match)
+    move(client, match)  # both first moves are free: White's clock runs now
+    fake_time.now += 61_000
+    flagged = view(client, match)
+    assert (flagged["ending"], flagged["result"]) == ("timeout", "0-1")
+    after = {c["name"]: round(c["after"], 1) for c in flagged["rating_changes"]}
+    assert after == {"Ada": 1337.7, "Bob": 1662.3}
+    assert count_changes(client) == 2
+
+
+def test_a_takeback_restarts_the_clock_of_the_player_to_move(
+    client: TestClient, fake_time: FakeTime
+) -> None:
+    body = client.post(
+        "/api/matches", json={"game": GAME, "mode": "online", "clock": {"initial": 60}}
+    ).json()
+    match = {"id": body["id"], 0: body["token"], 1: body["links"]["invite"].split("token=")[1]}
+    move(client, match)
+    move(client, match)
+    fake_time.now += 5_000
+    move(client, match)  # White used 5 s; Black's clock runs
+    fake_time.now += 2_000
+    post(client, match, "takeback", 0, answer="offer")
+    back = post(client, match, "takeback", 1, answer="accept").json()
+    assert (back["ply"], back["current_player"], back["clock"]["running"]) == (2, 0, 0)
+    assert back["clock"]["remaining_ms"] == [55_000, 58_000]
+    fake_time.now += 1_000
+    assert view(client, match)["clock"]["remaining_ms"] == [54_000, 58_000]

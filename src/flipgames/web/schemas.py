@@ -326,3 +326,68 @@ class Record(BaseModel):
         description='clocked matches: {"control": "5+3", "initial_ms", "increment_ms", '
         '"remaining_ms"}',
     )
+    names: list[str | None] | None = Field(
+        default=None,
+        description="the players at seats 0 and 1 (null for a seat no player held); absent "
+        "when no seat had one",
+    )
+
+
+class GameRating(BaseModel):
+    rating: float
+    rd: float = Field(description="the rating deviation (Glicko-2): 350 for a new player")
+    games: int = Field(description="rated games played")
+    provisional: bool = Field(description="rd above 110: too few games to trust (shown '?')")
+
+
+class Results(BaseModel):
+    wins: int
+    draws: int
+    losses: int
+
+
+class RatingPoint(BaseModel):
+    match: str
+    rating: float = Field(description="the rating after that match")
+    rd: float
+    date: str = Field(description="when the match ended (ISO 8601)")
+
+
+class PlayedGame(BaseModel):
+    match: str = Field(description="the match id: its replay is /replay/{match}")
+    game: str
+    opponent: str | None = Field(description="the other seat's player, if a player held it")
+    result: Literal["win", "draw", "loss", "aborted"]
+    ending: Ending | None = Field(description="how it ended outside the rules; null: by them")
+    date: str = Field(description="when the match was created (ISO 8601)")
+    rated: bool
+
+
+class Profile(BaseModel):
+    """A player's ratings, rating history, results and finished games (a page of them)."""
+
+    name: str
+    account: bool = Field(description="an account (false: a guest)")
+    ratings: dict[str, GameRating] = Field(description="by game name")
+    results: dict[str, Results] = Field(description="wins, draws and losses by game name")
+    history: dict[str, list[RatingPoint]] = Field(
+        description="by game name: the rating after each rated match, oldest first"
+    )
+    games: list[PlayedGame] = Field(description="finished games, newest first, 20 a page")
+    page: int
+    pages: int
+
+
+class Leader(BaseModel):
+    rank: int
+    name: str
+    rating: float
+    rd: float
+    games: int
+
+
+class Leaderboard(BaseModel):
+    game: str
+    players: list[Leader] = Field(
+        description="the best 50 established ratings (rd at most 110) of accounts"
+    )

@@ -47,6 +47,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, insert, select, update
 
 from flipgames.web.community.glicko2 import PROVISIONAL_RD, Rating, game
+from flipgames.web.community.identity import DELETED_PLAYER
 from flipgames.web.db import players, rating_changes, ratings, seats
 from flipgames.web.errors import unavailable
 
@@ -173,6 +174,7 @@ def changes_of(connection: Connection, match_id: str) -> tuple[RatingChange, ...
         select(
             seats.c.seat,
             players.c.name,
+            players.c.deleted,
             rating_changes.c.rating_before,
             rating_changes.c.rating_after,
             rating_changes.c.rd_after,
@@ -187,5 +189,12 @@ def changes_of(connection: Connection, match_id: str) -> tuple[RatingChange, ...
         .order_by(seats.c.seat)
     )
     return tuple(
-        RatingChange(r.seat, r.name, r.rating_before, r.rating_after, r.rd_after) for r in rows
+        RatingChange(
+            r.seat,
+            DELETED_PLAYER if r.deleted else r.name,
+            r.rating_before,
+            r.rating_after,
+            r.rd_after,
+        )
+        for r in rows
     )

@@ -128,6 +128,11 @@ class LiveStore:
         self.engines: Mapping[str, engines.Engine] = {}
         self.engine_seconds = 30.0
 
+    @property
+    def transactions(self) -> Transactions:
+        """The transactions the service writes in (the community's reads use them too)."""
+        return self._tx
+
     def _lock(self, match_id: str) -> threading.Lock:
         return self._locks[hash(match_id) % len(self._locks)]
 

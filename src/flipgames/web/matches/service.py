@@ -51,7 +51,8 @@ class MatchService(Creation, Online, AiJobs, Seating):
         return views.analysis(self.solutions, self.load(match_id), token)
 
     def record(self, match_id: str) -> schemas.Record:
-        """The engine's record; the seed only once the match is over (it foretells chance)."""
+        """The engine's record, with the seats' players' names; the seed only once the match
+        is over (it foretells chance)."""
         return views.record(self.load(match_id))
 
     def replay(self, match_id: str) -> schemas.Replay:

@@ -156,9 +156,14 @@ def frame(state: State, action: str | None, by: int | None) -> schemas.Frame:
 
 
 def record(loaded: Loaded) -> schemas.Record:
-    """The engine's record; the seed only once the match is over (it foretells chance)."""
+    """The engine's record; the seed only once the match is over (it foretells chance); the
+    seats' players' names when any seat has a player."""
     seed = loaded.match.seed if loaded.over else None
     entries = make_record(loaded.state, seed=seed)
+    if loaded.players:
+        held = loaded.players
+        seats = range(loaded.match.game.num_players)
+        entries["names"] = [held[s].name if s in held else None for s in seats]
     if loaded.ending is not None:
         entries["ending"] = {"reason": loaded.ending, "result": loaded.result}
         if loaded.ending_detail:

@@ -48,7 +48,7 @@ function ratingNumber(value, provisional) {
 export function ratingWords(view) {
   return (view.rating_changes || []).map((change) => {
     const diff = Math.round(change.after) - Math.round(change.before);
-    const sign = diff >= 0 ? "+" : "−";
+    const sign = diff >= 0 ? "+" : "-";
     return `${change.name} ${Math.round(change.before)} -> ${ratingNumber(change.after, change.provisional)} (${sign}${Math.abs(diff)})`;
   });
 }
