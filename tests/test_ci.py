@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_postgresql_runs_show_as_skipped_with_the_reason_without_a_server() -> None:
     env = {k: v for k, v in os.environ.items() if k != "FLIPGAMES_TEST_POSTGRES_URL"}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/web/test_db.py", "-p", "no:cacheprovider"],
+        # One process (-n0): the skip and its reason are the point, not parallel workers,
+        # which would each start and collect again.
+        [sys.executable, "-m", "pytest", "tests/web/test_db.py", "-n0", "-p", "no:cacheprovider"],
         cwd=ROOT,
         env=env,
         capture_output=True,

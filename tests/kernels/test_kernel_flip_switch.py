@@ -204,7 +204,15 @@ def by_key(graph: Any) -> dict[int, tuple[int, int, dict[int, Fraction]]]:
     return result
 
 
-@pytest.mark.parametrize("options", OPTION_SETS[:4], ids=lambda o: ",".join(o.values()))
+#: The enumerations take 3 to 8 s of CPU each: the fast loop compares the graphs under one
+#: option set (all lines, passing: the cheapest), CI (-m slow) under the other three too.
+GRAPH_OPTION_SETS = [
+    pytest.param(o, marks=() if o == {"lines": "all", "no_move": "pass"} else pytest.mark.slow)
+    for o in OPTION_SETS[:4]
+]
+
+
+@pytest.mark.parametrize("options", GRAPH_OPTION_SETS, ids=lambda o: ",".join(o.values()))
 def test_the_graph_matches_the_reference_enumeration(options: dict[str, Any]) -> None:
     """From mid-game roots (one tile face down: a chance node, then switching cycles), the
     kernel's folded graph and the reference engine's walk keyed by the kernel's encoding hold

@@ -216,7 +216,18 @@ def _random_position(game_options: dict[str, str], seed: int, plies: int) -> Sta
     return state
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=_id)
+#: 2 to 5 s of CPU per option set: the fast loop counts late positions with in-place flips and
+#: orthogonal locks (the cheapest), CI (-m slow) with the other three too; whole random games
+#: of every option set are checked move by move below in both.
+LATE_OPTION_SETS = [
+    pytest.param(
+        o, marks=() if o == {"flip": "inplace", "lock": "orthogonal"} else pytest.mark.slow
+    )
+    for o in OPTION_SETS
+]
+
+
+@pytest.mark.parametrize("options", LATE_OPTION_SETS, ids=_id)
 def test_perft_3_from_random_late_positions_matches_the_reference(options):
     """Late in the game (locks, wins and full boards happen) both generators agree."""
     ref = Reference(options)

@@ -64,6 +64,10 @@ def test_checkered_flag_short_track(monkeypatch: pytest.MonkeyPatch, start: str)
             assert fast.best_actions(state) == reference.best_actions(state)
 
 
+# About 10 s of CPU: the fast loop still compares Flip Switch's kernel graph with the reference
+# enumeration (tests/kernels/test_kernel_flip_switch.py) and its endgame values with value
+# iteration on both paths (tests/solvers/test_stochastic.py).
+@pytest.mark.slow
 def test_flip_switch_endgame(monkeypatch: pytest.MonkeyPatch) -> None:
     """Folded over the 48 symmetries: 2,732 kernel positions for the reference's 12,100, and
     the same expected value at each of the reference's positions and for each action."""
