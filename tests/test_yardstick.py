@@ -38,7 +38,9 @@ yardsticks = load_helper()
 
 @pytest.fixture(scope="module")
 def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    built: Path = yardsticks.build("cc", yardsticks.BITBOARD_SOURCE, tmp_path_factory.mktemp("c"))
+    built: Path = yardsticks.build("cc", yardsticks.BITBOARD_SOURCE, tmp_path_factory.mktemp("c"))[
+        0
+    ]
     return built
 
 

@@ -1,6 +1,8 @@
 /* FlipFlop 5x5 with bitboards: random playouts and perft, a yardstick for flipgames' kernel.
 
-   Build: cc -O2 -o flipflop_bitboard flipflop_bitboard.c   (bench/bench_yardstick.py does it)
+   Build: cc -O2 -march=native -o flipflop_bitboard flipflop_bitboard.c
+   (bench/bench_yardstick.py does it; -march=native gives the CPU's popcount instruction, and
+   plain -O2 also works, slower)
 
    The rules are flipgames' (docs/games/flipflop.md, docs/rulings.md): White's five pieces on
    rank 1, Black's on rank 5, all showing the rook face; a rook face slides orthogonally and a
