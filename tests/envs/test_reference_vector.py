@@ -13,7 +13,6 @@ from flipgames import game_names
 from flipgames.envs.common import env_id, sample_legal
 from flipgames.envs.reference import ReferenceVectorEnv
 
-
 # A level's agents too, on the games where easy answers fast (its search is the slow part).
 CASES = [(name, "random") for name in game_names()] + [
     ("flipflop-3x3", "easy"),
