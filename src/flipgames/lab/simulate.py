@@ -430,17 +430,30 @@ def simulate(
         if close is not None:
             close()
     result.seconds = time.perf_counter() - started
-    if catalog.is_solved(game) and result.games:
-        value = catalog.solution(game, progress).value(game.new_initial_state(), 0)
-        result.solved = {
-            "expected": float(value.expected),
-            "win": float(value.win),
-            "draw": float(value.draw),
-            "loss": float(value.loss),
-            "remoteness": value.remoteness,
-        }
-        result.warnings = solved_warnings(result, float(value.expected), float(value.draw))
+    if catalog.is_solved(game) and result.games and not result.interrupted:
+        _add_solved(result, game, progress)
     return result
+
+
+def _add_solved(result: SimulationResult, game: Game, progress: Progress) -> None:
+    """Put the solved value from the start and :func:`solved_warnings` in ``result``. The
+    solve reports its progress only where it has work to do (a solution not cached yet);
+    Ctrl-C during it keeps the games and leaves the value out."""
+    try:
+        quiet = catalog.solution_ready(game)
+        solution = catalog.solution(game, silent if quiet else progress)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        return
+    value = solution.value(game.new_initial_state(), 0)
+    result.solved = {
+        "expected": float(value.expected),
+        "win": float(value.win),
+        "draw": float(value.draw),
+        "loss": float(value.loss),
+        "remoteness": value.remoteness,
+    }
+    result.warnings = solved_warnings(result, float(value.expected), float(value.draw))
 
 
 def solved_warnings(result: SimulationResult, expected: float, draw: float) -> list[str]:
