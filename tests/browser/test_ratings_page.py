@@ -13,6 +13,7 @@ import pytest
 from harness import api, running_arcade
 from pages import match, pass_the_turn_by_mouse
 from sqlalchemy import select
+from test_accessibility import serious_violations
 
 from flipgames.web.ai import Solutions
 from flipgames.web.db import make_engine, players
@@ -128,3 +129,20 @@ def test_a_takeback_declined_then_accepted_then_the_game_aborted(
         page.wait_for_selector("#result:not([hidden])")
         assert page.inner_text("#result-title") == "Game aborted"
     assert match(arcade, match_id)["ending"] == "aborted"
+
+
+def test_the_profile_and_leaderboard_have_no_serious_accessibility_violations(
+    browser: Any, rated_arcade: tuple[str, MatchService]
+) -> None:
+    base, service = rated_arcade
+    play_rated(service, account(base, service, "Ada"), account(base, service, "Bob"))
+    # As test_accessibility's audited pages: axe injected past the server's CSP.
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{base}/players/Ada")
+    page.wait_for_selector("#rating-chart svg")
+    assert serious_violations(page) == []
+    page.goto(f"{base}/leaderboard")
+    page.wait_for_selector("#game-tabs a[aria-current='page']")
+    assert serious_violations(page) == []
+    context.close()

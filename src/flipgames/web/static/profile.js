@@ -51,7 +51,7 @@ function renderRatings(profile) {
 
 /** The rating after each rated game of `points`, as a line with a point per game. */
 export function ratingChart(points, { width = 600, height = 220, pad = 36 } = {}) {
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Rating after each rated game" });
   const ratings = points.map((p) => p.rating);
   const low = Math.floor((Math.min(...ratings) - 20) / 50) * 50;
   const high = Math.ceil((Math.max(...ratings) + 20) / 50) * 50;
