@@ -426,7 +426,9 @@ def branching_chart(means: list[float], counts: list[int], title: str) -> Figure
     games.set_ylabel("games that got there")
     axes.set_zorder(games.get_zorder() + 1)
     axes.patch.set_visible(False)
-    axes.plot(shown, means[:cut], marker="o", markersize=3, color="#c44e52")
+    # Markers only while they stay apart; a long game is a line.
+    marker = "o" if cut <= 60 else None
+    axes.plot(shown, means[:cut], marker=marker, markersize=3, color="#c44e52")
     axes.set_ylim(bottom=0)
     axes.set_ylabel("mean legal actions")
     dropped = len(counts) - cut
