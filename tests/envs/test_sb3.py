@@ -83,3 +83,31 @@ def test_maskable_ppo_trains_on_the_fast_path_and_only_sends_legal_actions():
     model.learn(total_timesteps=512)
     assert model.num_timesteps >= 512 and Checked.sent >= 512
     assert Checked.illegal == 0
+
+
+def test_maskable_ppo_finds_the_single_envs_masks_through_dummy_vec_env():
+    """The documented path for a level or a policy as opponent: SB3's DummyVecEnv over
+    ``gymnasium.make(..., observation="flat")``, here against a policy opponent."""
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    import flipgames.envs.gymnasium  # noqa: F401  (registers the environments)
+
+    rng = np.random.default_rng(0)
+    replies = []
+
+    def opponent(observation, mask):
+        replies.append(int(sample_legal(mask, rng)))
+        return replies[-1]
+
+    def single():
+        return gymnasium.make("flipgames/FlipFlop3x3-v0", observation="flat", opponent=opponent)
+
+    envs = DummyVecEnv([single, single])
+    envs.reset()
+    assert get_action_masks(envs).shape == (2, 81) and get_action_masks(envs).any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", envs, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(total_timesteps=64)
+    assert model.num_timesteps >= 64 and len(replies) >= 32

@@ -6,8 +6,9 @@
 (``random``, ``easy``, ``medium``, ``hard``, ``perfect``: one agent per environment) or a
 policy (:data:`flipgames.envs.common.Policy`, called **once for the whole batch** each time
 opponents are to act: observations ``(num_envs, *observation_tensor_shape)`` from the
-opponent's seat and masks ``(num_envs, num_distinct_actions)``, all zeros in the rows where
-the opponent is not to act, whose actions are ignored; it returns ``(num_envs,)`` actions).
+opponent's seat and masks ``(num_envs, num_distinct_actions)``, both all zeros in the rows
+where the opponent is not to act, whose actions are ignored; it returns ``(num_envs,)``
+actions).
 ``gymnasium.make_vec`` and :func:`flipgames.envs.vector.make` use it for levels other than
 ``random``, for policies and for the option sets without a compiled batch.
 
