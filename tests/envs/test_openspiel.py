@@ -140,3 +140,16 @@ def test_games_load_and_play_in_a_multiprocessing_pool():
     for game, seed, final in zip(games, range(2), finals, strict=True):
         assert final.is_terminal() and str(final.get_game()) == str(game)
         assert final.history() == play_random(game, seed).history()
+
+
+def test_games_load_in_fresh_interpreters():
+    """spawn: each worker is a new interpreter (as a Ray worker is); unpickling a game imports
+    this package and registers the games, and OpenSpiel's own random simulation test plays
+    it there (serialising its states too)."""
+    games = [
+        pyspiel.load_game("python_flipgames_flipflop_3x3"),
+        pyspiel.load_game("python_flipgames_checkered_flag(laps=2)"),
+    ]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        results = pool.starmap(pyspiel.random_sim_test, [(game, 2, True, False) for game in games])
+    assert results == [None, None]  # random_sim_test raises on any failure
