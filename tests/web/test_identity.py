@@ -472,7 +472,9 @@ def test_a_deleted_accounts_games_stay_anonymised(client: TestClient) -> None:
     created = online_match(client)
     match_id = created["id"]
     move = {"token": created["token"], "action": "b1xb3"}
-    assert client.post(f"/api/matches/{match_id}/actions", json=move, headers=HERE).status_code == 200
+    assert (
+        client.post(f"/api/matches/{match_id}/actions", json=move, headers=HERE).status_code == 200
+    )
     gone = client.request("DELETE", "/api/account", json={"password": PASSWORD}, headers=HERE)
     assert gone.status_code == 204
     view = seen(client, match_id, created["token"])

@@ -65,6 +65,12 @@ def replay_page(request: Request, match_id: str) -> HTMLResponse:
     return _match_page(request, match_id, "replay.html")
 
 
+@router.get("/account")
+def account_page(request: Request) -> HTMLResponse:
+    """Who is signed in: sign out, change the password, delete the account."""
+    return page(request, "account.html")
+
+
 @router.get("/rules")
 def rules_index() -> RedirectResponse:
     """The site's "Rules" link: the first game's rules, whose page lists every game's."""

@@ -71,6 +71,15 @@ export const api = {
   analysis: (id, token) => request("GET", `${m(id)}/analysis${q(token)}`),
   replay: (id) => request("GET", `${m(id)}/replay`),
   recordUrl: (id) => `${m(id)}/record`,
+  // Players and sessions: the session is the HttpOnly cookie these set (scripts never see it).
+  me: () => request("GET", "/api/session"),
+  guest: (name) => request("POST", "/api/players", { name }),
+  signUp: (name, password) => request("POST", "/api/accounts", { name, password }),
+  signIn: (name, password) => request("POST", "/api/session", { name, password }),
+  signOut: () => request("DELETE", "/api/session"),
+  changePassword: (password, newPassword) =>
+    request("POST", "/api/account/password", { password, new_password: newPassword }),
+  deleteAccount: (password) => request("DELETE", "/api/account", { password }),
 };
 
 /**

@@ -119,6 +119,9 @@ export function renderPlayers(container, view, presence = null) {
     if (view.mode === "ai") who = player === view.seat ? "you" : opponent;
     else if (view.mode === "online") who = player === view.seat ? "you" : "friend";
     else if (view.mode === "local") who = "this screen";
+    // A seat a signed-in player holds shows their name (set as text, never as HTML).
+    const named = (view.names || [])[player];
+    if (named) who = player === view.seat && view.mode !== "local" ? `${named} · you` : named;
     row.innerHTML = `<span class="swatch"></span><span class="name"></span><span class="who"></span>`;
     row.querySelector(".name").textContent = cap(name);
     if (row.classList.contains("winner")) row.querySelector(".name").insertAdjacentHTML("beforeend", TROPHY);

@@ -1,0 +1,146 @@
+// The header's player area on every page (templates/base.html): signed out, "Play as guest",
+// "Sign in" and "Sign up"; signed in, the player's name (a link to /account) and "Sign out".
+// The session is an HttpOnly cookie: this script never sees it, it only asks who is signed in.
+// Every name and message is set with textContent, never as HTML.
+//
+// Other scripts hear of a change as the "flipgames:identity" event on document, with the
+// player ({name, account}) or null as its detail.
+import { api } from "/static/api.js";
+
+const MODES = {
+  guest: {
+    title: "Play as a guest",
+    submit: "Play",
+    hint: "3 to 20 letters, digits, _ or -. A guest's name lasts until you sign out.",
+    password: false,
+    run: (name) => api.guest(name),
+  },
+  signin: {
+    title: "Sign in",
+    submit: "Sign in",
+    hint: "",
+    password: true,
+    autocomplete: "current-password",
+    run: (name, password) => api.signIn(name, password),
+  },
+  signup: {
+    title: "Sign up",
+    submit: "Make the account",
+    hint: "A name (3 to 20 letters, digits, _ or -) and a password of 8 characters or more. No e-mail needed. Playing as a guest now? Your games come with you.",
+    password: true,
+    autocomplete: "new-password",
+    run: (name, password) => api.signUp(name, password),
+  },
+};
+
+let current = null;
+let mode = "signin";
+
+function button(text, className, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = className;
+  element.textContent = text;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function render(area) {
+  area.replaceChildren();
+  if (current) {
+    const me = document.createElement("a");
+    me.className = "identity-me";
+    me.href = "/account";
+    me.textContent = current.name;
+    me.title = current.account ? "your account" : "playing as a guest";
+    area.append(me);
+    if (!current.account) {
+      const tag = document.createElement("span");
+      tag.className = "identity-tag";
+      tag.textContent = "guest";
+      // A guest who signs up keeps its games: the account is the same player.
+      area.append(tag, button("Sign up", "identity-button", () => open("signup")));
+    }
+    area.append(button("Sign out", "identity-button", signOut));
+  } else {
+    area.append(
+      button("Play as guest", "identity-button", () => open("guest")),
+      button("Sign in", "identity-button", () => open("signin")),
+      button("Sign up", "identity-button primary", () => open("signup")),
+    );
+  }
+}
+
+function changed(player) {
+  current = player;
+  const area = document.getElementById("identity");
+  if (area) render(area);
+  document.dispatchEvent(new CustomEvent("flipgames:identity", { detail: player }));
+}
+
+function open(which) {
+  mode = which;
+  const spec = MODES[which];
+  const dialog = document.getElementById("identity-dialog");
+  document.getElementById("identity-title").textContent = spec.title;
+  document.getElementById("identity-submit").textContent = spec.submit;
+  dialog.querySelector(".identity-hint").textContent = spec.hint;
+  const password = document.getElementById("identity-password");
+  password.value = "";
+  password.required = spec.password;
+  password.autocomplete = spec.autocomplete || "off";
+  dialog.querySelector(".identity-password").hidden = !spec.password;
+  showError(null);
+  dialog.showModal();
+  document.getElementById("identity-name").focus();
+}
+
+function showError(text) {
+  const box = document.querySelector("#identity-dialog .identity-error");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const name = document.getElementById("identity-name").value.trim();
+  const password = document.getElementById("identity-password").value;
+  try {
+    const answer = await MODES[mode].run(name, password);
+    document.getElementById("identity-dialog").close();
+    changed({ name: answer.name, account: mode !== "guest" });
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+/** Sign out and tell the page (the account page's button uses it too). */
+export async function signOut() {
+  try {
+    await api.signOut();
+  } finally {
+    changed(null);
+  }
+}
+
+/** Who is signed in now ({name, account}), or null. */
+export async function whoAmI() {
+  try {
+    return await api.me();
+  } catch {
+    return null; // 401: nobody; any other failure: shown as signed out too
+  }
+}
+
+async function start() {
+  const area = document.getElementById("identity");
+  if (!area) return;
+  document.getElementById("identity-form").addEventListener("submit", submit);
+  document.getElementById("identity-cancel").addEventListener("click", () => {
+    document.getElementById("identity-dialog").close();
+  });
+  render(area);
+  changed(await whoAmI());
+}
+
+start();
