@@ -31,8 +31,11 @@ from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
 from flipgames.web.clocks import FlagTimers
+from flipgames.web.community import lobby_hub
 from flipgames.web.community.csrf import CsrfGuard
 from flipgames.web.community.identity import Identity
+from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
+from flipgames.web.community.lobby import Lobby
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
@@ -42,6 +45,7 @@ from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
 from flipgames.web.matches import LiveMatches, MatchService
 from flipgames.web.presence import Presence
+from flipgames.web.routes import lobby as lobby_routes
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
 
@@ -92,7 +96,7 @@ def create_app(
     app.state.engine = engine
     _wire(app, settings, engine, solutions or Solutions(), ai_pool)
     _handle_errors(app)
-    for router in (*routes.routers, puzzles.router, lab.router):
+    for router in (*routes.routers, lobby_routes.router, puzzles.router, lab.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(CsrfGuard, allowed=settings.allowed_origins)
@@ -115,6 +119,8 @@ def _wire(
     app.state.service = service
     app.state.identity = Identity(transactions, engines=service.engines)
     hub = app.state.hub = Hub()
+    app.state.lobby = lobby = Lobby(service)
+    app.state.lobby_hub = lobby_hub.LobbyHub(lobby, settings.lobby_grace_seconds)
     app.state.presence = None  # set when the server starts, on PostgreSQL
     app.state.ai_pool = pool = pool or AiPool(max(1, settings.ai_workers))
     broadcast = _broadcaster(service, hub)
@@ -144,8 +150,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     state = app.state
     service: MatchService = state.service
     hub: Hub = state.hub
+    lobby: lobby_hub.LobbyHub = state.lobby_hub
     url = listen_url(state.settings.database_url)
-    tasks = []
+    tasks = [asyncio.create_task(lobby.pair_forever())]
     if url is not None:
         tasks.append(asyncio.create_task(listen(url, service.origin, _broadcaster(service, hub))))
         presence = Presence(
@@ -154,15 +161,39 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.elsewhere = presence.elsewhere
         state.presence = presence
         tasks.append(asyncio.create_task(presence.run(url)))
+        tasks.extend(_lobby_across_processes(lobby, service.origin, state.engine, url))
+    # Seeks left by players who went while the server was down go after the grace period.
+    await lobby.expect_waiting()
     state.flag_timers.attach(asyncio.get_running_loop())
     yield
     await state.flag_timers.close()
+    await lobby.close()
     for task in tasks:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
     await state.ai_moves.close()
     state.ai_pool.close()
     state.engine.dispose()
+
+
+def _lobby_across_processes(
+    lobby: lobby_hub.LobbyHub, origin: str, engine: Engine, url: str
+) -> list[asyncio.Task[None]]:
+    """On PostgreSQL: the lobby's changes made by other processes, and which players have
+    a lobby socket open on them."""
+
+    async def nothing(_key: str) -> None:
+        return None  # a player's coming and going elsewhere is looked up, not pushed
+
+    presence = Presence(
+        origin, engine, lobby.here, lobby.rooms, nothing, channel=lobby_hub.PRESENCE_CHANNEL
+    )
+    lobby.elsewhere = lambda key: bool(presence.elsewhere(key))
+    lobby.announce = presence.announce
+    return [
+        asyncio.create_task(listen(url, origin, lobby.heard, channel=LOBBY_CHANNEL)),
+        asyncio.create_task(presence.run(url)),
+    ]
 
 
 def _handle_errors(app: FastAPI) -> None:

@@ -38,10 +38,17 @@ def listen_url(database_url: str) -> str | None:
 
 
 async def listen(
-    url: str, origin: str, changed: Callable[[str], Awaitable[None]], retry: float = 1.0
+    url: str,
+    origin: str,
+    changed: Callable[[str], Awaitable[None]],
+    retry: float = 1.0,
+    channel: str = CHANNEL,
 ) -> None:
     """Call ``changed(match_id)`` for every match changed by another process, until cancelled;
-    a lost connection is opened again (after ``retry`` seconds, doubling up to 30)."""
+    a lost connection is opened again (after ``retry`` seconds, doubling up to 30).
+
+    With ``channel``, another channel whose payloads are ``origin:text`` (the lobby's,
+    web/community/lobby.py), ``changed(text)`` is called the same way."""
     # Only PostgreSQL deployments reach here: psycopg is the optional 'postgres' extra.
     import psycopg
 
@@ -49,7 +56,7 @@ async def listen(
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
-                await connection.execute(f"LISTEN {CHANNEL}")
+                await connection.execute(f"LISTEN {channel}")
                 pause = retry
                 async for note in connection.notifies():
                     sender, _, match_id = note.payload.partition(":")

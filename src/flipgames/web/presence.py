@@ -68,8 +68,11 @@ class Presence:
         rooms: Callable[[], list[str]],
         changed: Callable[[str], Awaitable[None]],
         clock: Callable[[], float] = time.monotonic,
+        channel: str = CHANNEL,
     ) -> None:
         self.origin = origin
+        #: The channel announcements go on (the lobby's presence has one of its own).
+        self.channel = channel
         self._engine = engine
         self._local = local
         self._rooms = rooms
@@ -99,7 +102,7 @@ class Presence:
                 for note in payloads:
                     connection.execute(
                         text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": note},
+                        {"channel": self.channel, "payload": note},
                     )
 
         try:
@@ -160,7 +163,7 @@ class Presence:
                     async with await psycopg.AsyncConnection.connect(
                         url, autocommit=True
                     ) as connection:
-                        await connection.execute(f"LISTEN {CHANNEL}")
+                        await connection.execute(f"LISTEN {self.channel}")
                         pause = retry
                         await self._notify([f"{self.origin}|*|hello"])
                         async for note in connection.notifies():

@@ -123,6 +123,11 @@ class Settings:
     live_idle_seconds: int = field(
         default_factory=lambda: env_int("FLIPGAMES_LIVE_IDLE_SECONDS", 600)
     )
+    #: How long a player who left the lobby keeps their seeks, in seconds
+    #: (``FLIPGAMES_LOBBY_GRACE_SECONDS``; a reload reconnects well within the default).
+    lobby_grace_seconds: int = field(
+        default_factory=lambda: env_int("FLIPGAMES_LOBBY_GRACE_SECONDS", 10)
+    )
     #: Outside engines the operator registered (``flipgames serve --engine NAME=CMD``): name
     #: and command, offered as opponents (web/engines.py); how long one may take to answer
     #: (``FLIPGAMES_ENGINE_SECONDS``), after which it forfeits the match.

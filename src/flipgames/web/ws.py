@@ -126,6 +126,11 @@ class Hub:
         connections = room.connections if room else set()
         return sorted({seat for c in connections for seat in c.viewer})
 
+    def spectators(self, match_id: str) -> int:
+        """How many connections to ``match_id`` here are spectators' (no seat)."""
+        room = self._rooms.get(match_id)
+        return sum(1 for c in room.connections if not c.viewer) if room else 0
+
     def rooms(self) -> list[str]:
         """The matches with someone connected here."""
         return [match_id for match_id, room in self._rooms.items() if room.connections]
