@@ -6,7 +6,7 @@ Run: ``.venv/bin/python studies/rubiks-flip-traps/exact_cost.py [--tile 7] [--po
 [--seed 0]``.
 
 It shows where the exact phase can start within *hard*'s 0.9 s a move: a first player meets
-the eighth tile, a second player the seventh, then the ninth. docs/ai.md quotes a run.
+the eighth tile, a second player the seventh, then the ninth. The study's log.md quotes a run.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Run: ``.venv/bin/python studies/rubiks-flip-traps/lures.py [--games 20] [--ply 1
    real rate of losing answers, and the mean rate (per position) after the action the figure
    ranks first, beside the best and the average of the measured actions.
 
-docs/ai.md quotes a run (``--games 20 --ply 10 --sims 4918 --answers 4 --seed 31``, about
+The study's log.md quotes a run (``--games 20 --ply 10 --sims 4918 --answers 4 --seed 31``, about
 15 minutes on one core).
 """
 

@@ -23,7 +23,7 @@ Run: ``.venv/bin/python studies/rubiks-flip-traps/old_hard_judge.py [--positions
 The old *hard*'s search stops on a CPU deadline, so the judge's figures are one draw of its
 timing: the best of them is an upper bound that no choice made in advance reaches. The
 second player's ninth tile (``--seat 1 --ply 9``) and the first player's tenth
-(``--seat 0 --ply 10``) are where the old *hard* can be caught (docs/ai.md). About 75 s a
+(``--seat 0 --ply 10``) are where the old *hard* can be caught (log.md). About 75 s a
 position on one core.
 """
 

@@ -10,7 +10,7 @@ short-horizon searcher's figure (``LureProbe.searched``: the share of losing rep
 shallow search with the game's evaluation ranks first, each checked exactly), the model of the old
 *hard*. The summary gives, per game, the best figure ``hard`` was offered at any move (the most a
 game could be won by choosing the searcher's traps) and the figure of the action it chose.
-docs/ai.md quotes a run.
+The study's log.md quotes a run.
 """
 
 from __future__ import annotations

@@ -272,7 +272,7 @@ class ExactSearchAgent(Agent):
         within one, so a slice overshoots its time by little, and the last one ends near the
         deadline. A slice cut short stores nothing for the subtree it was in, and the next
         one finds every finished subtree in the table: slices of a tenth of a solve cost
-        under 1% more nodes than one search (docs/ai.md)."""
+        under 1% more nodes than one search (studies/rubiks-flip-traps/log.md)."""
         assert self.seconds is not None  # slices are for play on the clock
         stats = self.stats
         while (left := deadline - self.clock()) > 0:
@@ -315,13 +315,14 @@ class ExactSearchAgent(Agent):
         move (:class:`LureProbe`), then the share of the replies that lose for them (each reply
         checked). The MCTS model (cheap) is measured for every action first, then the
         short-horizon searcher (several times as dear; in a ninth-tile position it finds the
-        traps that catch a shallow searcher, docs/ai.md); the lure is the higher figure. (Only
-        the model ``report.models`` names, where the opponent's moves showed which fits.) Both
-        go through the actions in one random order, so a budget cut short favours none, and
-        only actions measured completely get a figure (a partial count would be biased). The
-        time left then refines both figures: more MCTS searches averaged into the MCTS figures
-        (up to :data:`MCTS_SAMPLES` each, in rounds from the strongest lure down), then more of
-        the searcher's tied first choices checked, best first (until all are)."""
+        traps that catch a shallow searcher: studies/rubiks-flip-traps); the lure is the
+        higher figure. (Only the model ``report.models`` names, where the opponent's moves
+        showed which fits.) Both go through the actions in one random order, so a budget cut
+        short favours none, and only actions measured completely get a figure (a partial
+        count would be biased). The time left then refines both figures: more MCTS searches
+        averaged into the MCTS figures (up to :data:`MCTS_SAMPLES` each, in rounds from the
+        strongest lure down), then more of the searcher's tied first choices checked, best
+        first (until all are)."""
         children = {
             action: child
             for action, child, terminal in self.kernel.children(position)

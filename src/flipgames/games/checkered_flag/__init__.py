@@ -42,7 +42,7 @@ MANIFESTS = {
         # gear. The old hard (depth-6 expectiminimax) was level with perfect play (0.519 over
         # 800 games), so hard now plays the solution; medium errs on purpose, the best gear
         # 60% of the time, else a random one, which puts it between easy and hard
-        # (docs/ai.md has the matches).
+        # (studies/ai-levels/README.md has the old matches, docs/ai.md the current ones).
         levels={
             "easy": mcts(30),
             "medium": solved(mcts(100), SOLVED_LEVEL_POSITIONS, best_share=0.6),

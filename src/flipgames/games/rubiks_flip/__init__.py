@@ -47,7 +47,8 @@ MANIFESTS = {
                 seconds=HARD_SECONDS,
                 compiled=True,
                 note="Odd horizons only: in seeded matches depth 3 beat depth 2 (13 wins, 87 "
-                "draws, no loss) while depth 4 only drew with it (24 draws in 24): docs/ai.md.",
+                "draws, no loss) while depth 4 only drew with it (24 draws in 24): "
+                "studies/ai-levels/README.md.",
             ),
         },
         action_kinds=("place",),
