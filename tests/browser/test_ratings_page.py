@@ -6,6 +6,7 @@ aborted, between two browsers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -145,4 +146,36 @@ def test_the_profile_and_leaderboard_have_no_serious_accessibility_violations(
     page.goto(f"{base}/leaderboard")
     page.wait_for_selector("#game-tabs a[aria-current='page']")
     assert serious_violations(page) == []
+    context.close()
+
+
+def test_names_are_shown_as_text_never_run(
+    browser: Any, rated_arcade: tuple[str, MatchService]
+) -> None:
+    """A name the name rules would refuse, written straight into the database: the profile,
+    the game-over card and the leaderboard show it as text and run nothing."""
+    base, service = rated_arcade
+    payload = "<img src=x onerror=window.pwned=1><script>window.pwned=2</script>"
+    evil = "evil-row"
+    with service.transactions.engine.begin() as connection:
+        connection.execute(
+            players.insert().values(
+                id=evil,
+                name=payload,
+                name_key=payload.lower(),
+                password_hash="$argon2id$test",
+                created_at=datetime.now(UTC),
+            )
+        )
+    created = play_rated(service, evil, account(base, service, "Ada"))
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base}/play/{created.match_id}?token={created.invite_token}")
+    page.wait_for_selector("#rating-changes:not([hidden])")
+    assert payload in page.inner_text("#rating-changes")
+    page.goto(f"{base}/players/Ada")
+    page.wait_for_selector("#games li")
+    assert f"against {payload}" in page.inner_text("#games")
+    assert page.evaluate("() => window.pwned") is None
+    assert page.locator("#games img, #games script, #rating-changes img").count() == 0
     context.close()
