@@ -12,7 +12,7 @@ from typing import Any
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from servers import POSTGRES, serve
+from servers import serve
 from sqlalchemy import select
 
 from flipgames.web.app import create_app
@@ -22,21 +22,6 @@ from flipgames.web.settings import Settings
 #: TestClient's requests come from http://testserver: the arcade's own pages' Origin.
 HERE = {"origin": "http://testserver"}
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def postgres() -> str:
-    """The PostgreSQL database conftest.py's ``schema_url`` makes a schema in."""
-    assert POSTGRES is not None
-    return POSTGRES
-
-
-@pytest.fixture(params=["sqlite", *(["postgresql"] if POSTGRES else [])])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'arcade.sqlite'}"
-    url: str = request.getfixturevalue("schema_url")
-    return url
 
 
 def make_client(database: str, **settings: Any) -> TestClient:

@@ -32,33 +32,12 @@ from flipgames.web.matches import MatchService
 from flipgames.web.settings import Settings
 from support.servers import launch
 
-# PostgreSQL runs are always collected: without a server they show as skipped, with the reason.
-BACKENDS = ["sqlite", "postgresql"]
 GAME = "flipflop-3x3"
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A database of the test's own: a SQLite file, or a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'arcade.sqlite'}"
-        return
-    import psycopg
-
-    url: str = request.getfixturevalue("postgres_url")
-    name = f"ratings_{secrets.token_hex(4)}"
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(f"CREATE SCHEMA {name}")
-    try:
-        yield f"{url}?options=-csearch_path%3D{name}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute(f"DROP SCHEMA {name} CASCADE")
-
-
 @pytest.fixture
-def client(database_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(database_url=database_url))) as test_client:
+def client(database: str) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(database_url=database))) as test_client:
         yield test_client
 
 
@@ -260,13 +239,13 @@ def test_only_matches_between_two_people_online_can_be_aborted(client: TestClien
     assert "two people online" in refused.json()["error"]["message"]
 
 
-def test_two_endings_at_once_rate_the_match_once(database_url: str, client: TestClient) -> None:
+def test_two_endings_at_once_rate_the_match_once(database: str, client: TestClient) -> None:
     """Two server processes on one database (two services, each with its own live state)
     end the same match at the same moment: one by resignation, one by accepting a draw."""
     match = rated(client, add_player(client, "Ada"), add_player(client, "Bob"))
     move(client, match)
     post(client, match, "draw", 0, answer="offer")
-    other_engine = make_engine(database_url)
+    other_engine = make_engine(database)
     other = MatchService(other_engine, service_of(client).solutions)
     other.load(match["id"])  # its live state is at the offer too
     here = service_of(client)

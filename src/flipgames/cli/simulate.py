@@ -66,7 +66,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser, count: Callable[[str
         choices=("default", "all"),
         default="default",
         help="Ludii's metrics: default (all but clarity) or all (clarity evaluates every "
-        "legal action of every move: slower)",
+        "legal action of every move: slower) (default: default)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
