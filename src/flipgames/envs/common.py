@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import Game, State, sample_chance
@@ -45,6 +46,22 @@ class IllegalOpponentActionError(FlipgamesError, ValueError):
 
 class NoLegalActionError(FlipgamesError, ValueError):
     """:func:`sample_legal` was given a mask row with no legal action."""
+
+
+def dict_space(game: Game) -> spaces.Dict:
+    """The observation space every env of ``game`` offers by default: the observation tensor
+    beside the legal-action mask.
+
+    >>> from flipgames import make
+    >>> sorted(dict_space(make("flipflop-3x3")).spaces)
+    ['action_mask', 'observation']
+    """
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, game.observation_tensor_shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (game.num_distinct_actions,), dtype=np.int8),
+        }
+    )
 
 
 def sample_legal(mask: npt.ArrayLike, rng: np.random.Generator) -> npt.NDArray[np.int64]:

@@ -37,7 +37,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from flipgames.core.game import Game
 from flipgames.core.registry import make
-from flipgames.envs.common import Episode, env_id, raster
+from flipgames.envs.common import Episode, dict_space, env_id, raster
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 ILLEGAL_MODES = ("raise", "lose")
@@ -72,12 +72,8 @@ class FlipgamesAEC(AECEnv):  # type: ignore[misc]
             "name": f"flipgames_{env_id(game.name)}",
         }
         self.possible_agents = [f"player_{p}" for p in range(game.num_players)]
-        mask = spaces.Box(0, 1, (game.num_distinct_actions,), dtype=np.int8)
-        tensor = spaces.Box(0.0, 1.0, game.observation_tensor_shape, dtype=np.float32)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": tensor, "action_mask": mask})
-            for a in self.possible_agents
-        }
+        space = dict_space(game)
+        self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {
             a: spaces.Discrete(game.num_distinct_actions) for a in self.possible_agents
         }

@@ -44,7 +44,7 @@ from gymnasium.vector.utils import batch_space
 from flipgames.agents.base import Agent
 from flipgames.agents.levels import make_level_agent
 from flipgames.core.registry import make as make_game
-from flipgames.envs.common import Episode, Policy, check_opponent_actions
+from flipgames.envs.common import Episode, Policy, check_opponent_actions, dict_space
 
 Observation = dict[str, np.ndarray]
 
@@ -96,14 +96,8 @@ class ReferenceVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         self.fixed_seat = seat
         self.num_envs = num_envs
         self._shape = self.game.observation_tensor_shape
-        n = self.game.num_distinct_actions
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, self._shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
-            }
-        )
-        self.single_action_space = spaces.Discrete(n)
+        self.single_observation_space = dict_space(self.game)
+        self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._rows = [_Row() for _ in range(num_envs)]

@@ -65,7 +65,7 @@ from gymnasium.vector.utils import batch_space
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.registry import make as make_game
-from flipgames.envs.common import Policy
+from flipgames.envs.common import Policy, dict_space
 from flipgames.envs.reference import ReferenceVectorEnv
 
 Observation = dict[str, np.ndarray]
@@ -112,14 +112,8 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         self.num_envs = num_envs
         self.max_plies = cap
         self._shape = self.game.observation_tensor_shape
-        n = self.game.num_distinct_actions
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, self._shape, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
-            }
-        )
-        self.single_action_space = spaces.Discrete(n)
+        self.single_observation_space = dict_space(self.game)
+        self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._first_seed = seed
