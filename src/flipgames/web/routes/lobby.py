@@ -4,8 +4,6 @@ The rules are in web/community/lobby.py; the sockets in web/community/lobby_hub.
 
 from __future__ import annotations
 
-import logging
-
 from fastapi import APIRouter, Depends, Request, WebSocket
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
@@ -23,11 +21,8 @@ from flipgames.web.community.lobby import Lobby
 from flipgames.web.community.lobby_hub import LobbyHub
 from flipgames.web.errors import ApiError
 from flipgames.web.routes.common import limit_matches, limit_reads, responses
-from flipgames.web.routes.sockets import origin_allowed
-from flipgames.web.settings import Settings
+from flipgames.web.routes.sockets import accept_same_origin
 from flipgames.web.ws import Hub
-
-log = logging.getLogger(__name__)
 
 router = APIRouter()
 
@@ -160,13 +155,9 @@ async def live(request: Request) -> list[schemas.LiveGame]:
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby's changes, live (see web/community/lobby_hub.py and docs/web-api.md)."""
-    settings: Settings = websocket.app.state.settings
     hub: LobbyHub = websocket.app.state.lobby_hub
-    if not origin_allowed(websocket, settings.allowed_origins):
-        log.info("refusing a lobby WebSocket from origin %r", websocket.headers.get("origin"))
-        await websocket.close(code=1008)
+    if not await accept_same_origin(websocket, "a lobby WebSocket"):
         return
-    await websocket.accept()
     try:
         limit_reads(websocket)
         player = await run_in_threadpool(lambda: current_player(current_session(websocket)))

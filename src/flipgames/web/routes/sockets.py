@@ -54,6 +54,20 @@ def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction:
         raise ApiError(422, "bad_request", describe_errors(exc.errors())) from None
 
 
+async def accept_same_origin(websocket: WebSocket, what: str) -> bool:
+    """Accept ``websocket`` if its page is this arcade's (or an allowed origin's); else close
+    it before it is accepted, so the handshake is refused with 403 (a page of another site
+    could otherwise act, in its visitor's browser, with a seat link or the session cookie it
+    sends). ``what`` names the socket in the log line of a refusal."""
+    settings: Settings = websocket.app.state.settings
+    if not origin_allowed(websocket, settings.allowed_origins):
+        log.info("refusing %s from origin %r", what, websocket.headers.get("origin"))
+        await websocket.close(code=1008)
+        return False
+    await websocket.accept()
+    return True
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(
     websocket: WebSocket, match_id: str, token: str | None = None, presence: bool = False
@@ -62,14 +76,8 @@ async def match_socket(
     service: MatchService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     ai_moves: AiMoves = websocket.app.state.ai_moves
-    settings: Settings = websocket.app.state.settings
-    if not origin_allowed(websocket, settings.allowed_origins):
-        # Closed before it is accepted: the handshake is refused with 403 (a page of another
-        # site could otherwise act with a seat link it got hold of, in its visitor's browser).
-        log.info("refusing a WebSocket from origin %r", websocket.headers.get("origin"))
-        await websocket.close(code=1008)
+    if not await accept_same_origin(websocket, "a WebSocket"):
         return
-    await websocket.accept()
     try:
         limit_reads(websocket)
         loaded = await run_in_threadpool(service.load, match_id)
