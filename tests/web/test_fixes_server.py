@@ -11,8 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,7 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from servers import needs_postgres, serve
+from servers import needs_postgres, request_json, serve
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
@@ -94,17 +92,8 @@ def serve_sqlite(
 
 def call(port: int, method: str, path: str, body: Any = None, **headers: str) -> Any:
     """The JSON answer, or the HTTP status of a refusal (an int)."""
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        method=method,
-        headers={"content-type": "application/json", **headers},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return json.loads(answer.read())
-    except urllib.error.HTTPError as refusal:
-        return refusal.code
+    status, answer = request_json(port, method, path, body, headers)
+    return status if status >= 400 else answer
 
 
 def flipgames(*arguments: str) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -17,7 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from servers import needs_postgres, serve
+from servers import needs_postgres, request_json, serve
 from sqlalchemy import insert, select
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
@@ -395,21 +393,12 @@ def test_live_games_list_people_playing_with_moves_and_spectators(client: TestCl
 # --- several server processes ------------------------------------------------------------------
 
 
-def call(port: int, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
-    headers = {"content-type": "application/json"}
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        method=method,
-        headers=headers,
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return answer.status, json.loads(answer.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+def call(
+    port: int, method: str, path: str, token: str | None = None, body: Any = None
+) -> tuple[int, Any]:
+    """``(status, answer)`` of a request as the player whose bearer token is ``token``."""
+    bearer = {"authorization": f"Bearer {token}"} if token else None
+    return request_json(port, method, path, body, bearer)
 
 
 @needs_postgres

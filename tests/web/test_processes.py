@@ -12,25 +12,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import psycopg
-from servers import needs_postgres, serve
+from servers import call, needs_postgres, serve
 from websockets.sync.client import ClientConnection, connect
-
-
-def call(port: int, method: str, path: str, body: Any = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=data,
-        method=method,
-        headers={"content-type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return json.loads(answer.read())
 
 
 def next_view(socket: ClientConnection) -> Any:

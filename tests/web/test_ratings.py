@@ -8,11 +8,9 @@ what these tests need of identity is only that seats are bound to players.
 from __future__ import annotations
 
 import contextlib
-import json
 import secrets
 import sys
 import threading
-import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from servers import call
 from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
@@ -562,17 +561,6 @@ def test_a_server_killed_at_a_rated_ending_rates_it_once_after_the_restart(
                 last = {"token": match[seat], "action": legal[0]}
                 break
             move(local, match)
-
-    def call(port: int, method: str, path: str, body: Any = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}{path}",
-            data=data,
-            method=method,
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return json.loads(answer.read())
 
     command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--db", database]
     log = tmp_path / "server.log"
