@@ -390,8 +390,12 @@ def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
         return create_engine(parsed, pool_pre_ping=True)
     memory = parsed.database in (None, "", ":memory:")
     if memory:
-        # One shared connection, or every connection would see its own empty database.
-        engine = create_engine(parsed, poolclass=StaticPool)
+        # One shared connection, or every connection would see its own empty database; the
+        # routes use it from the thread pool as well as the event loop's thread, and writers
+        # already take turns (Transactions), so sqlite3's same-thread check is lifted.
+        engine = create_engine(
+            parsed, poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
     else:
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(parsed, connect_args={"timeout": busy_timeout})
