@@ -357,6 +357,11 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/session": {"get", "post", "delete"},
         "/api/account/password": {"post"},
         "/api/account": {"delete"},
+        "/api/seeks": {"get", "post"},
+        "/api/seeks/{seek_id}": {"get", "delete"},
+        "/api/seeks/{seek_id}/accept": {"post"},
+        "/api/pairing": {"post", "delete"},
+        "/api/live": {"get"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     schemas = document["components"]["schemas"]

@@ -39,7 +39,7 @@ from flipgames.web.community.lobby import Lobby
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
-from flipgames.web.fanout import listen, listen_url
+from flipgames.web.fanout import listen, listen_url, scoped_channel
 from flipgames.web.lifeline import die_with_parent
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
@@ -185,13 +185,13 @@ def _lobby_across_processes(
     async def nothing(_key: str) -> None:
         return None  # a player's coming and going elsewhere is looked up, not pushed
 
-    presence = Presence(
-        origin, engine, lobby.here, lobby.rooms, nothing, channel=lobby_hub.PRESENCE_CHANNEL
-    )
+    present = scoped_channel(lobby_hub.PRESENCE_CHANNEL, engine)
+    presence = Presence(origin, engine, lobby.here, lobby.rooms, nothing, channel=present)
     lobby.elsewhere = lambda key: bool(presence.elsewhere(key))
     lobby.announce = presence.announce
+    lobby.lobby.channel = channel = scoped_channel(LOBBY_CHANNEL, engine)
     return [
-        asyncio.create_task(listen(url, origin, lobby.heard, channel=LOBBY_CHANNEL)),
+        asyncio.create_task(listen(url, origin, lobby.heard, channel=channel)),
         asyncio.create_task(presence.run(url)),
     ]
 

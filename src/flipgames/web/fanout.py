@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 
 from flipgames.web.db import normalise_url
@@ -35,6 +36,20 @@ def listen_url(database_url: str) -> str | None:
     if url.get_backend_name() != "postgresql":
         return None
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def scoped_channel(channel: str, engine: Engine) -> str:
+    """``channel`` for the arcade whose tables are in ``engine``'s schema: several arcades
+    (the tests' schemas, or operators') may share one PostgreSQL database, and a NOTIFY
+    reaches every listener of that database, so each arcade's lobby hears only its own.
+
+    The name stays a plain identifier (LISTEN takes it unquoted): lower-case letters, digits
+    and underscores, at most 63 characters.
+    """
+    with engine.connect() as connection:
+        schema = str(connection.execute(text("SELECT current_schema()")).scalar_one() or "")
+    safe = "".join(c for c in schema.lower() if c.isascii() and (c.isalnum() or c == "_"))
+    return f"{channel}_{safe}"[:63]
 
 
 async def listen(

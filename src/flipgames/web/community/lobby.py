@@ -147,6 +147,9 @@ class Lobby:
         self.service = service
         self._tx = service.transactions
         self.now = now
+        #: The PostgreSQL channel other processes hear the lobby's changes on (the server
+        #: scopes it to its schema: web/fanout.scoped_channel).
+        self.channel = CHANNEL
 
     # --- seeks ---------------------------------------------------------------------------
 
@@ -473,7 +476,7 @@ class Lobby:
         for event in events:
             connection.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": announcement(self.service.origin, event)},
+                {"channel": self.channel, "payload": announcement(self.service.origin, event)},
             )
 
     def _created(self, match_id: str, seat: int, token: str) -> CreatedMatch:

@@ -101,8 +101,11 @@ class LobbyHub:
             return
         self._sockets.pop(player_id, None)
         if player_id:
-            await self._announce(player_id)
+            # The grace timer first: it is a task of its own, while the announcement awaits a
+            # database round trip that is cancelled with the socket's handler when the
+            # connection is torn down (the seeks would then stay for good).
             self.expect(player_id)
+            await self._announce(player_id)
 
     async def expect_waiting(self) -> None:
         """Give every player with an open seek the grace period (at the server's start:
