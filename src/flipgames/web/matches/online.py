@@ -37,13 +37,12 @@ from flipgames.web.errors import ApiError, unavailable
 from flipgames.web.matches.data import (
     Loaded,
     StaleRevision,
-    game_over,
     path,
     undo_target,
 )
 from flipgames.web.matches.live import bump
-from flipgames.web.matches.social import Social
-from flipgames.web.matches.views import can_abort, view, viewer
+from flipgames.web.matches.social import Social, online_seats
+from flipgames.web.matches.views import can_abort, view
 
 
 def takeback_target(loaded: Loaded, seat: int) -> int:
@@ -67,11 +66,9 @@ class Online(Social):
         """Either player ends an online match before both have moved: no result, no rating."""
         with self._lock(match_id):
             loaded = self._current(match_id)
-            seats_of = viewer(loaded, token, required=True)
-            if loaded.match.mode != "online":
-                raise unavailable("only a match between two people online can be aborted")
-            if loaded.over:
-                raise game_over(loaded)
+            seats_of = online_seats(
+                loaded, token, "only a match between two people online can be aborted"
+            )
             if not can_abort(loaded):
                 raise unavailable(
                     "both players have moved: the match can no longer be aborted (resign, or "
@@ -86,14 +83,12 @@ class Online(Social):
         last move (with any reply to it)."""
         with self._lock(match_id):
             loaded = self._current(match_id)
-            seats_of = viewer(loaded, token, required=True)
-            if loaded.match.mode != "online":
-                raise unavailable(
-                    "takebacks are asked for only between two people online (against the "
-                    "computer, use undo)"
-                )
-            if loaded.over:
-                raise game_over(loaded)
+            seats_of = online_seats(
+                loaded,
+                token,
+                "takebacks are asked for only between two people online (against the "
+                "computer, use undo)",
+            )
             (seat,) = seats_of  # online: one seat per token
             offer = loaded.takeback_offer
             if answer == "offer":

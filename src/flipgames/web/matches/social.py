@@ -26,6 +26,7 @@ from flipgames.web.matches.data import (
     CreatedMatch,
     Loaded,
     StaleRevision,
+    Viewer,
     game_over,
     hash_token,
     path,
@@ -102,11 +103,9 @@ class Social(Playing):
         other player declines it."""
         with self._lock(match_id):
             loaded = self._current(match_id)
-            seats_of = viewer(loaded, token, required=True)
-            if loaded.match.mode != "online":
-                raise unavailable("draws are offered only between two people online")
-            if loaded.over:
-                raise game_over(loaded)
+            seats_of = online_seats(
+                loaded, token, "draws are offered only between two people online"
+            )
             (seat,) = seats_of  # online: one seat per token
             offer = loaded.draw_offer
             if answer == "offer" and offer == seat:
@@ -200,6 +199,18 @@ class Social(Playing):
         )
         self.live.put(loaded.match.id, after)
         return after
+
+
+def online_seats(loaded: Loaded, token: str | None, refusal: str) -> Viewer:
+    """The seats ``token`` holds in ``loaded`` when it is a match between two people online
+    still being played: the start of every offer between them (draws, takebacks, aborts).
+    Otherwise refused with ``refusal`` (409), or as over."""
+    seats_of = viewer(loaded, token, required=True)
+    if loaded.match.mode != "online":
+        raise unavailable(refusal)
+    if loaded.over:
+        raise game_over(loaded)
+    return seats_of
 
 
 def _undo_target(loaded: Loaded, steps: list[State]) -> int:
