@@ -147,9 +147,7 @@ class Lobby:
         self.service = service
         self._tx = service.transactions
         self.now = now
-        #: The PostgreSQL channel other processes hear the lobby's changes on (the server
-        #: scopes it to its schema: web/fanout.scoped_channel).
-        self.channel = CHANNEL
+        self.channel = CHANNEL  # what other processes hear; app.py scopes it to the schema
 
     # --- seeks ---------------------------------------------------------------------------
 
