@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-8
+9
 >>> migrate(engine)  # already current: nothing to do
-8
+9
 """
 
 from __future__ import annotations
@@ -218,6 +218,8 @@ chat_lines = Table(
     # "players" (the two seats) or "spectators".
     Column("room", String(16), nullable=False),
     Column("player_id", String(32), ForeignKey("players.id")),
+    # The seat that wrote a players' line (its token may have no player); null for spectators.
+    Column("seat", Integer),
     Column("text", String(500), nullable=False),
     Column("at", DateTime(timezone=True), nullable=False),
     # Removed by an operator: kept for the record, never shown.
@@ -344,6 +346,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE matches ADD COLUMN takeback_offer INTEGER",
     ),
     ("ALTER TABLE seeks ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'seek'",),
+    ("ALTER TABLE chat_lines ADD COLUMN seat INTEGER",),
 )
 
 
