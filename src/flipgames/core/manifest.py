@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from flipgames.core import registry
 from flipgames.core.game import Game, State
 from flipgames.core.options import OptionValue
 from flipgames.core.registry import game_class, game_names
+
+if TYPE_CHECKING:
+    from flipgames.core.lessons import Lesson
 
 #: The level names a manifest sets budgets for (``perfect`` comes from a solver instead).
 SEARCH_LEVELS: Final = ("easy", "medium", "hard")
@@ -202,7 +205,9 @@ class Manifest:
     its puzzles are found (None: it has none); ``candidate_fixes``: per hole an audit reports
     (a finding kind), rule option sets the audit solves and compares as fixes;
     ``solve_costs``: slow first solves the command line warns about; ``bench``: what the
-    benchmarks need to know of it (:class:`BenchFacts`).
+    benchmarks need to know of it (:class:`BenchFacts`); ``lesson``: its lesson of guided
+    positions (:mod:`flipgames.core.lessons`), a lazily imported ``module:NAME`` string (a
+    :class:`~flipgames.core.lessons.Lesson` itself for a game defined at run time; None: none).
     """
 
     game: str | type[Game]
@@ -220,6 +225,7 @@ class Manifest:
     )
     solve_costs: tuple[SolveCost, ...] = ()
     bench: BenchFacts = field(default_factory=BenchFacts)
+    lesson: str | Lesson | None = None
 
     def __post_init__(self) -> None:
         # Read-only views of the mappings, so no caller can edit a game's facts.
