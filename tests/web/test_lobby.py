@@ -336,9 +336,13 @@ def test_quick_pairing_over_the_api_tells_both_players_on_their_sockets(
         bob_place = client.post("/api/pairing", json=body, headers=bob).json()["id"]
 
         def told(socket: Any) -> Any:
+            kinds = []
             while True:
                 message = socket.receive_json()
+                kinds.append(message["type"])
                 if message["type"] == "accepted":
+                    # A place in the pool is never pushed as a seek (pages would list it).
+                    assert "seek" not in kinds, kinds
                     return message
 
         ada_told, bob_told = told(ada_socket), told(bob_socket)

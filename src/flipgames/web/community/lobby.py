@@ -226,9 +226,10 @@ class Lobby:
         return [self._view(row) for row in self._tx.run(read, read_only=True)]
 
     def seek(self, seek_id: str) -> SeekView | None:
-        """One open seek, or None."""
+        """One open seek, or None (also for a place in the pairing pool: it is not listed)."""
         row = self._tx.run(lambda c: _seek_row(c, seek_id), read_only=True)
-        return None if row is None or row.match_id is not None else self._view(row)
+        listed = row is not None and row.match_id is None and row.kind == "seek"
+        return self._view(row) if listed else None
 
     def waiting_players(self) -> list[str]:
         """The players with an open seek or a place in the pool."""

@@ -131,7 +131,8 @@ async def join_pairing(
         )
     )
     hub = _hub(request)
-    await hub.publish(events, [view])
+    # No view: the pool is not listed, so a place in it is no "seek" message on the sockets.
+    await hub.publish(events)
     hub.expect(session.player.id)
     await hub.pair_now()
     return schemas.SeekCreated(id=view.id)
