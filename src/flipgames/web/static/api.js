@@ -80,6 +80,15 @@ export const api = {
   changePassword: (password, newPassword) =>
     request("POST", "/api/account/password", { password, new_password: newPassword }),
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
+  // The public lobby: seeks, quick pairing and the live games (its socket: people.js).
+  seeks: () => request("GET", "/api/seeks"),
+  seek: (spec) => request("POST", "/api/seeks", spec),
+  seekState: (id) => request("GET", `/api/seeks/${encodeURIComponent(id)}`),
+  cancelSeek: (id) => request("DELETE", `/api/seeks/${encodeURIComponent(id)}`),
+  acceptSeek: (id) => request("POST", `/api/seeks/${encodeURIComponent(id)}/accept`),
+  pair: (spec) => request("POST", "/api/pairing", spec),
+  leavePairing: () => request("DELETE", "/api/pairing"),
+  live: () => request("GET", "/api/live"),
 };
 
 /**
