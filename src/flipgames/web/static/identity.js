@@ -78,7 +78,9 @@ function changed(player) {
   document.dispatchEvent(new CustomEvent("flipgames:identity", { detail: player }));
 }
 
-function open(which) {
+/** Open the sign-in dialog as "guest", "signin" or "signup" (the lobby's "Play people"
+ * offers it to visitors who are not signed in). */
+export function open(which) {
   mode = which;
   const spec = MODES[which];
   const dialog = document.getElementById("identity-dialog");
