@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from flipgames import __version__
+from flipgames.cli.admin import add_admin_command
 from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
 from flipgames.cli.arena import cmd_arena
@@ -458,6 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_perft_and_solve(sub)
     _add_analysis_commands(sub)
     add_serve_command(sub, port_type=_port)
+    add_admin_command(sub)
     add_bench_command(sub)
     add_engine_command(sub)
     return parser

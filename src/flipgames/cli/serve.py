@@ -105,7 +105,7 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
     parser.set_defaults(run=cmd_serve)
 
 
-def _cannot_open(exc: Exception) -> FlipgamesError:
+def cannot_open(exc: Exception) -> FlipgamesError:
     """A URL that names no database SQLAlchemy can open, or a server that refuses us, as one
     line. The password of a URL never reaches the screen (or a log that captures it)."""
     reason = _PASSWORD.sub(r"\1***@", str(exc).splitlines()[0])
@@ -297,13 +297,13 @@ def _start(
             engine = make_engine(settings.database_url)
             migrate(engine)  # once, before the workers would race to
         except SQLAlchemyError as exc:
-            raise _cannot_open(exc) from None
+            raise cannot_open(exc) from None
         engine.dispose()
     else:
         try:
             app = create_app(settings)
         except SQLAlchemyError as exc:
-            raise _cannot_open(exc) from None
+            raise cannot_open(exc) from None
     print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
     print(f"flipgames arcade: open http://{shown}:{port}/", flush=True)
     return serve_forever(app, bound, args.workers, options)

@@ -1,0 +1,124 @@
+"""What an operator does to a player (``flipgames admin``, cli/admin.py): disable them,
+enable them again, remove their chat lines. Each is one transaction on the arcade's
+database, and works whether or not a server is running on it.
+
+A player is named as others see them: an account's or a present guest's name, in any case.
+A guest whose sessions have all ended has given its name up (another player may have it
+now), so it is found only when no present player has the name: every former guest of that
+name is then acted on (their lines stay theirs).
+
+- disable: the player can no longer sign in, play as a signed-in player or chat; their
+  sessions end and their open seeks and quick-pairing places go (on PostgreSQL the running
+  servers are told, so the seeks leave every lobby page at once);
+- enable: they may sign in again;
+- remove-lines: every chat line of theirs is marked removed: kept for the record, never sent
+  again (a page open now keeps the lines it was sent until it is reloaded).
+
+>>> from flipgames.web.db import make_engine, migrate
+>>> from flipgames.web.community.identity import Identity
+>>> from flipgames.web.db import Transactions
+>>> engine = make_engine("sqlite://")
+>>> _ = migrate(engine)
+>>> _ = Identity(Transactions(engine)).guest("Mallory")
+>>> disable(engine, "mallory")
+'disabled Mallory: 1 session ended, 0 seeks removed'
+>>> enable(engine, "Nobody")
+Traceback (most recent call last):
+...
+flipgames.core.errors.FlipgamesError: no player is called 'Nobody'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Engine, delete, func, select, text, update
+
+from flipgames.core.errors import FlipgamesError
+from flipgames.web.community.chat import remove_lines as remove_chat_lines
+from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
+from flipgames.web.community.lobby_schemas import Event, announcement
+from flipgames.web.community.names import name_key
+from flipgames.web.db import players, seeks, sessions
+from flipgames.web.fanout import scoped_channel
+
+#: The origin of the operator's announcements (a server process's is random hex).
+ORIGIN = "admin"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def find(connection: Connection, name: str) -> list[Any]:
+    """The players called ``name`` (see the module's docstring), or the refusal."""
+    present = connection.execute(
+        select(players).where(players.c.name_key == name_key(name), players.c.deleted.is_(False))
+    ).all()
+    found = list(present) or list(
+        connection.execute(
+            select(players).where(
+                func.lower(players.c.name) == name.lower(),
+                players.c.name_key.is_(None),
+                players.c.deleted.is_(False),
+            )
+        ).all()
+    )
+    if not found:
+        raise FlipgamesError(f"no player is called {name!r}")
+    return found
+
+
+def disable(engine: Engine, name: str) -> str:
+    """Disable the player called ``name``; what was done, in words."""
+    channel = scoped_channel(LOBBY_CHANNEL, engine) if _announces(engine) else ""
+
+    def work(connection: Connection) -> str:
+        found = find(connection, name)
+        ids = [row.id for row in found]
+        connection.execute(update(players).where(players.c.id.in_(ids)).values(disabled=True))
+        ended = connection.execute(delete(sessions).where(sessions.c.player_id.in_(ids)))
+        open_seeks = connection.execute(
+            select(seeks.c.id, seeks.c.player_id).where(
+                seeks.c.player_id.in_(ids), seeks.c.match_id.is_(None)
+            )
+        ).all()
+        connection.execute(
+            delete(seeks).where(
+                seeks.c.id.in_([row.id for row in open_seeks]), seeks.c.match_id.is_(None)
+            )
+        )
+        for row in open_seeks if channel else ():
+            note = announcement(ORIGIN, Event("gone", row.id, row.player_id))
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": channel, "payload": note},
+            )
+        return (
+            f"disabled {found[0].name}: {_plural(ended.rowcount, 'session')} ended, "
+            f"{_plural(len(open_seeks), 'seek')} removed"
+        )
+
+    with engine.begin() as connection:
+        return work(connection)
+
+
+def enable(engine: Engine, name: str) -> str:
+    """Let the player called ``name`` sign in again; what was done, in words."""
+    with engine.begin() as connection:
+        found = find(connection, name)
+        ids = [row.id for row in found]
+        connection.execute(update(players).where(players.c.id.in_(ids)).values(disabled=False))
+    return f"enabled {found[0].name}: they may sign in again"
+
+
+def remove_lines(engine: Engine, name: str) -> str:
+    """Remove every chat line of the player called ``name``; what was done, in words."""
+    with engine.begin() as connection:
+        found = find(connection, name)
+        removed = sum(remove_chat_lines(connection, row.id) for row in found)
+    return f"removed {_plural(removed, 'chat line')} of {found[0].name}"
+
+
+def _announces(engine: Engine) -> bool:
+    return engine.dialect.name == "postgresql"
