@@ -188,6 +188,24 @@ class BenchFacts:
 
 
 @dataclass(frozen=True)
+class ReviewFacts:
+    """How a game review (:mod:`flipgames.lab.review`) reads the engine where no exact value
+    is known: ``nodes``, the compiled alpha-beta's node budget per position (a few hundredths
+    of a CPU second each, so a whole game's review costs seconds); ``scale``, the evaluation
+    (in the game's own units: ``State.evaluate``) worth odds of e to 1, so an evaluation ``x``
+    for the side to move is a winning chance of ``1 / (1 + exp(-x / scale))``. The scale is
+    chosen by judgement, not fitted to results: every game's evaluation estimates the return
+    in (-1, 1), and the default 0.5 maps ``x`` to ``(1 + tanh(x)) / 2``."""
+
+    nodes: int = 40_000
+    scale: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1 or self.scale <= 0:
+            raise ValueError("a review needs nodes >= 1 and a positive scale")
+
+
+@dataclass(frozen=True)
 class Manifest:
     """What one registered game is, besides its rules.
 
@@ -207,7 +225,9 @@ class Manifest:
     ``solve_costs``: slow first solves the command line warns about; ``bench``: what the
     benchmarks need to know of it (:class:`BenchFacts`); ``lesson``: its lesson of guided
     positions (:mod:`flipgames.core.lessons`), a lazily imported ``module:NAME`` string (a
-    :class:`~flipgames.core.lessons.Lesson` itself for a game defined at run time; None: none).
+    :class:`~flipgames.core.lessons.Lesson` itself for a game defined at run time; None: none);
+    ``review``: how a game review reads the engine where no exact value is known
+    (:class:`ReviewFacts`).
     """
 
     game: str | type[Game]
@@ -226,6 +246,7 @@ class Manifest:
     solve_costs: tuple[SolveCost, ...] = ()
     bench: BenchFacts = field(default_factory=BenchFacts)
     lesson: str | Lesson | None = None
+    review: ReviewFacts = field(default_factory=ReviewFacts)
 
     def __post_init__(self) -> None:
         # Read-only views of the mappings, so no caller can edit a game's facts.
