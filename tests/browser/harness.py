@@ -34,6 +34,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # The pages speak the browser's language (static/i18n.js): the tests read English words.
+    "--lang=en-US",
 ]
 
 

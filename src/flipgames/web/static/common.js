@@ -1,6 +1,8 @@
 // What the pages share: the board module for a game, the players card,
 // the move list, result wording, toasts and the "my games" list kept in this browser.
 
+import { language, t } from "./i18n.js";
+
 /** The board module named by a view's or a game's `board` (both FlipFlop sizes share one). */
 export function loadBoard(board) {
   return import(`/static/boards/${board}.js`);
@@ -21,30 +23,32 @@ export function statusLine(view) {
   const engine = engineStatus(view);
   if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
   // "Player 2 to move · Player 2 to choose a gear" says the name twice: the engine's words,
-  // when they open with the mover's name, already say whose turn it is.
-  const mover = turn.replace(/ to move$/, "").toLowerCase();
-  if (engine.toLowerCase().startsWith(mover)) return engine;
+  // when they open with the mover's name, already say whose turn it is (in English: the
+  // engines' words are English, so another language keeps its own turn line before them).
+  const mover = (view.players || [])[view.current_player];
+  const named = mover !== undefined && turn === t("status.to_move", { player: cap(mover) });
+  if (named && language() === "en" && engine.toLowerCase().startsWith(mover.toLowerCase())) return engine;
   return `${turn} · ${engine}`;
 }
 
 /** "White wins", "Draw", or "" while playing. */
 export function resultTitle(view) {
   if (view.status !== "finished") return "";
-  if (view.ending === "aborted") return "Game aborted";
-  if (view.result === "1-0") return `${cap(view.players[0])} wins`;
-  if (view.result === "0-1") return `${cap(view.players[1])} wins`;
-  return "Draw";
+  if (view.ending === "aborted") return t("result.aborted");
+  if (view.result === "1-0") return t("result.wins", { player: cap(view.players[0]) });
+  if (view.result === "0-1") return t("result.wins", { player: cap(view.players[1]) });
+  return t("result.draw");
 }
 
 /** Why a game ended outside the engine's rules, from the view's `ending` (data, not text). */
 export function endingReason(view) {
   const loser = view.result === "1-0" ? 1 : 0;
   const reasons = {
-    resignation: () => `${cap(view.players[loser])} resigned`,
-    agreement: () => "agreed by both players",
-    timeout: () => `${cap(view.players[loser])} ran out of time`,
-    forfeit: () => `${forfeiter(view)} forfeited`,
-    aborted: () => "aborted before both players had moved",
+    resignation: () => t("ending.resigned", { player: cap(view.players[loser]) }),
+    agreement: () => t("ending.agreed"),
+    timeout: () => t("ending.timeout", { player: cap(view.players[loser]) }),
+    forfeit: () => t("ending.forfeited", { who: forfeiter(view) }),
+    aborted: () => t("ending.aborted"),
   };
   return view.ending in reasons ? reasons[view.ending]() : "";
 }
@@ -52,15 +56,15 @@ export function endingReason(view) {
 /** Who forfeited: an outside engine (level engine:NAME), or the computer's own level whose
  * move failed twice. */
 function forfeiter(view) {
-  return view.level?.startsWith("engine:") ? "the engine" : "the computer";
+  return view.level?.startsWith("engine:") ? t("ending.the_engine") : t("ending.the_computer");
 }
 
 /** The result card's line under the title: why the game ended, in a sentence. */
 export function endingDetail(view) {
-  if (view.ending === "forfeit") return `${cap(forfeiter(view))} forfeits: ${view.ending_detail}`;
-  if (view.ending === "agreement") return "Drawn by agreement.";
-  if (view.ending === "aborted") return "Aborted before both players had moved: no result, no rating change.";
-  if (view.ending) return `${endingReason(view)}.`;
+  if (view.ending === "forfeit") return t("ending.forfeits", { who: cap(forfeiter(view)), detail: view.ending_detail });
+  if (view.ending === "agreement") return t("ending.agreed_detail");
+  if (view.ending === "aborted") return t("ending.aborted_detail");
+  if (view.ending) return t("ending.sentence", { reason: endingReason(view) });
   return engineStatus(view);
 }
 
@@ -75,9 +79,9 @@ export function recordFileName(game, day = new Date()) {
  * on a shared screen, who won ("White won"). */
 export function outcomeText({ result, seat = null, players = null }) {
   const winner = { "1-0": 0, "0-1": 1 }[result];
-  if (winner === undefined) return "Draw";
-  if (seat === 0 || seat === 1) return winner === seat ? "You won" : "You lost";
-  return players ? `${cap(players[winner])} won` : "Finished";
+  if (winner === undefined) return t("result.draw");
+  if (seat === 0 || seat === 1) return winner === seat ? t("outcome.won") : t("outcome.lost");
+  return players ? t("outcome.player_won", { player: cap(players[winner]) }) : t("outcome.finished");
 }
 
 export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
@@ -86,18 +90,18 @@ export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : tex
 export function turnText(view) {
   if (view.status === "finished") return resultTitle(view);
   const mover = view.current_player;
-  if (mover !== 0 && mover !== 1) return "Spinning…";
+  if (mover !== 0 && mover !== 1) return t("status.spinning");
   if ((view.legal_actions || []).length > 0) {
-    return view.mode === "local" ? `${cap(view.players[mover])} to move` : "Your move";
+    return view.mode === "local" ? t("status.to_move", { player: cap(view.players[mover]) }) : t("status.your_move");
   }
   if (view.seat === 0 || view.seat === 1) {
-    return view.mode === "ai" ? "The computer is thinking…" : `Waiting for ${view.players[mover]}…`;
+    return view.mode === "ai" ? t("status.thinking") : t("status.waiting", { player: view.players[mover] });
   }
-  return `${cap(view.players[mover])} to move`;
+  return t("status.to_move", { player: cap(view.players[mover]) });
 }
 
 /** A trophy drawn in SVG (an emoji needs an emoji font, which many systems lack). */
-const TROPHY = `<svg class="trophy" viewBox="0 0 24 24" role="img" aria-label="winner"><title>winner</title>
+const TROPHY = `<svg class="trophy" viewBox="0 0 24 24" role="img"><title></title>
   <path class="cup" d="M7 3h10v5a5 5 0 0 1-10 0z"/><path class="handles" d="M7 5H4v2a3 3 0 0 0 3 3M17 5h3v2a3 3 0 0 1-3 3"/>
   <path class="stem" d="M12 13v4M8 21h8l-1-4H9z"/></svg>`;
 
@@ -115,23 +119,30 @@ export function renderPlayers(container, view, presence = null) {
     }
     let who = "";
     // An outside engine's level is "engine:NAME" (registered by the server's operator).
-    const opponent = (view.level || "").startsWith("engine:") ? `engine · ${view.level.slice(7)}` : `computer · ${view.level}`;
-    if (view.mode === "ai") who = player === view.seat ? "you" : opponent;
-    else if (view.mode === "online") who = player === view.seat ? "you" : "friend";
-    else if (view.mode === "local") who = "this screen";
+    const opponent = (view.level || "").startsWith("engine:")
+      ? t("players.engine", { name: view.level.slice(7) })
+      : t("players.computer", { level: view.level });
+    if (view.mode === "ai") who = player === view.seat ? t("players.you") : opponent;
+    else if (view.mode === "online") who = player === view.seat ? t("players.you") : t("players.friend");
+    else if (view.mode === "local") who = t("players.this_screen");
     // A seat a signed-in player holds shows their name (set as text, never as HTML).
     const named = (view.names || [])[player];
-    if (named) who = player === view.seat && view.mode !== "local" ? `${named} · you` : named;
+    if (named) who = player === view.seat && view.mode !== "local" ? t("players.named_you", { name: named }) : named;
     row.innerHTML = `<span class="swatch"></span><span class="name"></span><span class="who"></span>`;
     row.querySelector(".name").textContent = cap(name);
-    if (row.classList.contains("winner")) row.querySelector(".name").insertAdjacentHTML("beforeend", TROPHY);
+    if (row.classList.contains("winner")) {
+      row.querySelector(".name").insertAdjacentHTML("beforeend", TROPHY);
+      const trophy = row.querySelector(".trophy");
+      trophy.setAttribute("aria-label", t("players.winner"));
+      trophy.querySelector("title").textContent = t("players.winner");
+    }
     row.querySelector(".who").textContent = who;
     // Online, whether each player has the match open now (sent by the server as presence).
     if (presence && view.mode === "online") {
       const here = presence.includes(player);
       const mark = document.createElement("span");
       mark.className = `presence ${here ? "here" : "away"}`;
-      mark.textContent = here ? "● connected" : "○ away";
+      mark.textContent = here ? t("players.connected") : t("players.away");
       row.append(mark);
     }
     container.append(row);
@@ -166,7 +177,7 @@ export function renderMoves(list, turns, { players = [], current = null, onPick 
       // Who made the move: a swatch in the player's colour (named for screen readers).
       const mark = document.createElement("span");
       mark.className = `who-mark p${turn.player}`;
-      mark.title = cap(players[turn.player] || `player ${turn.player + 1}`);
+      mark.title = cap(players[turn.player] || t("moves.player_n", { n: turn.player + 1 }));
       mark.setAttribute("role", "img");
       mark.setAttribute("aria-label", mark.title);
       item.append(mark);

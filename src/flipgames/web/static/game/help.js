@@ -7,6 +7,7 @@ import { hideToast, toast } from "../common.js";
 import { valueClass, valueText } from "../boards/svg.js";
 import { act, draw } from "./play.js";
 import { $, id, interactive, moveWords, positionKey, shownAnalysis, state, token } from "./state.js";
+import { t } from "../i18n.js";
 
 /** Drop every piece of help given for an earlier position. */
 export function forgetHelp() {
@@ -72,17 +73,19 @@ export function renderAnalysis() {
 export function renderAssist() {
   const view = state.view;
   const note = $("assist-note");
-  const two = view.mode !== "ai" ? " for both players" : "";
-  note.textContent = view.assist ? `Hints and analysis: on${two}` : `Hints and analysis: off${two}`;
+  const [on, off] = view.mode !== "ai"
+    ? [t("help.assist_on_both"), t("help.assist_off_both")]
+    : [t("help.assist_on"), t("help.assist_off")];
+  note.textContent = view.assist ? on : off;
   note.className = `assist-note ${view.assist ? "on" : "off"}`;
-  if (view.mode !== "ai") note.title = "The player who created the match chose this when creating it.";
+  if (view.mode !== "ai") note.title = t("help.assist_chosen");
 }
 
 async function askForHint() {
   const key = positionKey(state.view);
   const button = $("hint");
   button.classList.add("working");
-  button.querySelector("span").textContent = "Thinking…";
+  button.querySelector("span").textContent = t("help.thinking");
   button.disabled = true;
   try {
     const answer = await api.hint(id, token);
@@ -93,12 +96,12 @@ async function askForHint() {
     if (!move) return;
     state.hint = { key, move };
     state.board.hint(move);
-    toast(`Hint: ${moveWords(move)}`, "info");
+    toast(t("help.hint_is", { move: moveWords(move) }), "info");
   } catch (err) {
     if (positionKey(state.view) === key) toast(err.message, "error");
   } finally {
     button.classList.remove("working");
-    button.querySelector("span").textContent = "Hint";
+    button.querySelector("span").textContent = t("help.hint");
     button.disabled = state.busy || !interactive();
   }
 }

@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { historyDelta, toast } from "../common.js";
 import { draw } from "./play.js";
 import { $, id, moveWords, state } from "./state.js";
+import { t } from "../i18n.js";
 
 /** Show the position after `count` history entries; the live game goes on meanwhile. */
 export async function lookAt(count) {
@@ -39,8 +40,10 @@ export function renderLookback() {
   $("lookback").hidden = !lookback;
   if (lookback) {
     const shown = lookback.moves[lookback.moves.length - 1];
-    const last = shown ? `after ${moveWords(shown)}` : "the start";
-    $("lookback-text").textContent = `Looking back: ${last} (move ${lookback.history.length} of ${view.history.length})`;
+    const where = { n: lookback.history.length, of: view.history.length };
+    $("lookback-text").textContent = shown
+      ? t("lookback.after", { move: moveWords(shown), ...where })
+      : t("lookback.start", where);
   }
 }
 

@@ -10,6 +10,9 @@ import { ownOfferDeclined, renderOffer, renderResult, setUpSharing } from "./soc
 import { $, computerThinking, id, interactive, positionKey, shownAnalysis, state, token } from "./state.js";
 import { renderTakeback, takebackNews, takenBack } from "./takeback.js";
 import { notifyTurn } from "./turn.js";
+import { playSound, soundFor } from "../sounds.js";
+import { soundsOn } from "../settings.js";
+import { t } from "../i18n.js";
 
 // A clock that reaches zero here: the server's loss on time comes over the socket; should it
 // not come (socket down), ask for the match.
@@ -50,15 +53,17 @@ export async function show(next, { force = false } = {}) {
   const takeback = first ? null : takebackNews(view, next);
   state.view = next;
   if (first) await setUp();
-  if (declined) toast("Your draw offer was declined.", "info");
-  if (takeback === "declined") toast("Your takeback request was declined.", "info");
-  if (takeback === "accepted") toast("Your move was taken back.", "info");
+  if (declined) toast(t("game.draw_declined"), "info");
+  if (takeback === "declined") toast(t("game.takeback_declined"), "info");
+  if (takeback === "accepted") toast(t("game.taken_back"), "info");
   if (moved) forgetHelp();
   if (moved && state.lookback) {
     state.lookback = null; // the game went on: show it
     delta = { fresh: [], reverse: false };
   }
   notifyTurn();
+  // A new move shown (the player's own or the other side's), not the first picture or an undo.
+  if (!first && !delta.reverse && delta.fresh.length > 0 && soundsOn()) playSound(soundFor(delta.fresh));
   draw(delta);
   if ($("analysis-toggle").checked && state.view.assist) requestAnalysis();
   awaitComputer();
@@ -68,7 +73,7 @@ export function draw(delta = { fresh: [], reverse: false }) {
   const { lookback, view } = state;
   drawBoard(delta);
   const waiting = computerThinking();
-  $("status-text").textContent = waiting ? "The computer is thinking…" : statusLine(view);
+  $("status-text").textContent = waiting ? t("status.thinking") : statusLine(view);
   $("thinking").hidden = !waiting;
   document.body.classList.toggle("thinking", waiting);
   $("turn-dot").className = `turn-dot p${view.current_player}`;
@@ -115,7 +120,7 @@ function renderControls() {
   $("offer-draw").hidden = !(playing && view.mode === "online");
   const offered = view.draw_offer !== null && view.draw_offer !== undefined;
   $("offer-draw").disabled = busy || (offered && view.draw_offer === view.seat);
-  $("offer-draw").textContent = offered && view.draw_offer === view.seat ? "½ Draw offered" : "½ Offer draw";
+  $("offer-draw").textContent = offered && view.draw_offer === view.seat ? t("game.draw_offered") : t("game.offer_draw");
   $("undo").disabled = busy || !view.undo;
   $("hint").disabled = busy || !interactive();
   $("hint").hidden = !(token && view.assist);
@@ -141,9 +146,7 @@ async function setUp() {
   const player = Boolean(token);
   $("undo").hidden = !(player && view.mode === "ai");
   $("undo-note").hidden = $("undo").hidden;
-  $("undo-note").textContent = info && info.has_chance
-    ? "Undo takes back your last move and the computer's reply, but never a move that a chance outcome (a tile's shape, a spin) has followed: what chance showed stays."
-    : "Undo takes back your last move and the computer's reply.";
+  $("undo-note").textContent = info && info.has_chance ? t("game.undo_note_chance") : t("game.undo_note");
   if (state.boardModule.legend) {
     $("moves-legend").textContent = state.boardModule.legend;
     $("moves-legend").hidden = false;
@@ -212,13 +215,13 @@ export function wirePlay() {
 /** Load the match, then follow it live. */
 export async function start() {
   if (!id) {
-    $("status-text").textContent = "No match id in this address.";
+    $("status-text").textContent = t("game.no_id");
     return;
   }
   try {
     await show(await api.view(id, token));
   } catch (err) {
-    $("game-title").textContent = "Match not available";
+    $("game-title").textContent = t("game.not_available");
     $("status-text").textContent = err.message;
     return;
   }
@@ -231,7 +234,7 @@ export async function start() {
       state.liveState = liveState;
       if (liveState !== "live") awaitComputer();
       $("live").className = `live ${liveState}`;
-      $("live").title = liveState === "live" ? "live updates on" : liveState === "reconnecting" ? "reconnecting…" : "live updates off";
+      $("live").title = liveState === "live" ? t("game.live_on") : liveState === "reconnecting" ? t("game.reconnecting") : t("game.live_off");
     },
   });
   live.start();

@@ -6,6 +6,7 @@ import { cap, endingDetail, findMatch, recordFileName, rememberMatch, resultTitl
 import { draw, show } from "./play.js";
 import { $, id, state, token } from "./state.js";
 import { renderRatingChanges, wireTakeback } from "./takeback.js";
+import { t } from "../i18n.js";
 
 /** This page's draw offer is gone and the game goes on: the other player declined it (by
  * answering, or by moving instead). */
@@ -21,7 +22,7 @@ export function renderOffer() {
   const theirs = Boolean(token) && view.status !== "finished" && view.draw_offer !== null
     && view.draw_offer !== undefined && view.draw_offer !== view.seat;
   $("draw-offer").hidden = !theirs;
-  if (theirs) $("draw-offer-text").textContent = `${cap(view.players[view.draw_offer])} offers a draw.`;
+  if (theirs) $("draw-offer-text").textContent = t("game.offers_draw", { player: cap(view.players[view.draw_offer]) });
 }
 
 /** The game-over card: the result, the board's own result lines, rematch, replay, record. */
@@ -60,16 +61,16 @@ function renderRematch() {
   if (!token) {
     $("rematch-note").hidden = !view.rematch;
     watch.hidden = !view.rematch;
-    $("rematch-note-text").textContent = "One player asked for a rematch (sides swapped).";
+    $("rematch-note-text").textContent = t("game.rematch_asked_spectator");
     if (view.rematch) watch.href = `/watch/${encodeURIComponent(view.rematch)}`;
     return;
   }
   watch.hidden = true;
   const mine = findMatch(id);
   const joined = mine && mine.rematch;
-  button.textContent = view.rematch && !joined && view.mode === "online" ? "↻ Join the rematch" : "↻ Rematch";
+  button.textContent = view.rematch && !joined && view.mode === "online" ? t("game.join_rematch") : t("game.rematch");
   $("rematch-note").hidden = !(view.rematch && !joined && view.mode === "online");
-  $("rematch-note-text").textContent = "Your opponent asked for a rematch (sides swapped).";
+  $("rematch-note-text").textContent = t("game.rematch_asked");
 }
 
 export function setUpSharing() {
@@ -83,8 +84,8 @@ export function setUpSharing() {
   for (const button of document.querySelectorAll("button.copy")) {
     button.addEventListener("click", async () => {
       await copyText($(button.dataset.copy).value);
-      button.textContent = "Copied";
-      setTimeout(() => { button.textContent = "Copy"; }, 1500);
+      button.textContent = t("game.copied");
+      setTimeout(() => { button.textContent = t("game.copy"); }, 1500);
     });
   }
 }
@@ -110,17 +111,17 @@ function resign() {
   // Two clicks: a stray tap must not end the game.
   if (!state.resignArmed) {
     state.resignArmed = true;
-    $("resign").textContent = "⚑ Really resign?";
+    $("resign").textContent = t("game.really_resign");
     $("resign").classList.add("danger");
     setTimeout(() => {
       state.resignArmed = false;
-      $("resign").textContent = "⚑ Resign";
+      $("resign").textContent = t("game.resign");
       $("resign").classList.remove("danger");
     }, 4000);
     return;
   }
   state.resignArmed = false;
-  $("resign").textContent = "⚑ Resign";
+  $("resign").textContent = t("game.resign");
   $("resign").classList.remove("danger");
   send(() => api.resign(id, token));
 }

@@ -7,6 +7,7 @@
 import { api } from "../api.js";
 import { cap } from "../common.js";
 import { $, id, state, token } from "./state.js";
+import { t } from "../i18n.js";
 
 const asked = (view) => view.takeback_offer !== null && view.takeback_offer !== undefined;
 
@@ -29,13 +30,13 @@ export function renderTakeback() {
   const theirs = playing && asked(view) && view.takeback_offer !== view.seat;
   $("takeback-offer").hidden = !theirs;
   if (theirs) {
-    $("takeback-offer-text").textContent = `${cap(view.players[view.takeback_offer])} asks to take back their last move.`;
+    $("takeback-offer-text").textContent = t("game.asks_takeback", { player: cap(view.players[view.takeback_offer]) });
   }
   const mine = playing && asked(view) && view.takeback_offer === view.seat;
   const moved = (view.actors || []).includes(view.seat);
   $("takeback").hidden = !playing;
   $("takeback").disabled = state.busy || mine || theirs || !moved;
-  $("takeback").textContent = mine ? "↶ Takeback asked" : "↶ Ask to take back";
+  $("takeback").textContent = mine ? t("game.takeback_asked") : t("game.ask_takeback");
   $("abort").hidden = !(playing && view.abort);
   $("abort").disabled = state.busy;
 }

@@ -1,15 +1,24 @@
 // The turn notification: the tab's title says when it is this page's move, with a sound if
-// the player asked for one.
+// the player asked for one, and in an online game a browser notification when the tab is
+// hidden and the player turned them on in the settings menu.
 
-import { $, state, token } from "./state.js";
+import { t } from "../i18n.js";
+import { notificationsOn } from "../settings.js";
+import { $, id, state, token } from "./state.js";
 
 /** It is now this page's turn: say so in the tab's title (and with a sound if asked). */
 export function notifyTurn() {
   const view = state.view;
   const mine = Boolean(token) && view.status !== "finished" && (view.legal_actions || []).length > 0;
-  if (mine && !state.myTurnBefore && $("sound-toggle").checked) beep();
+  const arrived = mine && !state.myTurnBefore;
+  if (arrived && $("sound-toggle").checked) beep();
+  if (arrived && view.mode === "online" && document.hidden && notificationsOn()) {
+    // One notification per match (tag): a newer turn replaces an unread one.
+    const shown = new Notification(t("turn.notification"), { body: view.title, tag: `flipgames-${id}` });
+    shown.addEventListener("click", () => window.focus());
+  }
   state.myTurnBefore = mine;
-  const prefix = view.status === "finished" ? "Game over · " : mine && view.mode !== "local" ? "● Your move · " : "";
+  const prefix = view.status === "finished" ? t("turn.title_over") : mine && view.mode !== "local" ? t("turn.title_mine") : "";
   document.title = `${prefix}${view.title} · flipgames arcade`;
 }
 
