@@ -58,5 +58,6 @@ MANIFESTS = {
             arena_games={"easy": 1000, "medium": 1000, "hard": 1000, "perfect": 1000},
             baseline_hard=alphabeta(6),
         ),
+        lesson="flipgames.games.checkered_flag.lessons:LESSON",
     ),
 }

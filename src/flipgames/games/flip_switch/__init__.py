@@ -66,5 +66,6 @@ MANIFESTS = {
             arena_games={"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
             baseline_hard=alphabeta(8, max_nodes=30_000),
         ),
+        lesson="flipgames.games.flip_switch.lessons:LESSON",
     ),
 }

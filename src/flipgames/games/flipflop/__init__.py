@@ -48,6 +48,7 @@ MANIFESTS = {
             arena_games={"easy": 100, "medium": 100, "hard": 24},
             baseline_hard=alphabeta(12, max_nodes=100_000),
         ),
+        lesson="flipgames.games.flipflop.lessons:LARGE",
     ),
     "flipflop-3x3": Manifest(
         game="flipgames.games.flipflop.rules:FlipFlop3x3",
@@ -81,5 +82,6 @@ MANIFESTS = {
             arena_games={"easy": 400, "medium": 400, "hard": 400, "perfect": 200},
             baseline_hard=alphabeta(20, max_nodes=200_000),
         ),
+        lesson="flipgames.games.flipflop.lessons:SMALL",
     ),
 }

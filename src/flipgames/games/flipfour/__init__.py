@@ -37,5 +37,6 @@ MANIFESTS = {
             arena_games={"easy": 100, "medium": 100, "hard": 24},
             baseline_hard=alphabeta(12, max_nodes=80_000),
         ),
+        lesson="flipgames.games.flipfour.lessons:LESSON",
     ),
 }

@@ -69,5 +69,6 @@ MANIFESTS = {
             arena_games={"easy": 200, "medium": 200, "hard": 30},
             baseline_hard=alphabeta(5, max_nodes=150_000, depth_step=2),
         ),
+        lesson="flipgames.games.rubiks_flip.lessons:LESSON",
     ),
 }
