@@ -32,6 +32,8 @@ from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
 from flipgames.web.clocks import FlagTimers
 from flipgames.web.community import lobby_hub
+from flipgames.web.community.chat import CHANNEL as CHAT_CHANNEL
+from flipgames.web.community.chat import Chat
 from flipgames.web.community.csrf import CsrfGuard
 from flipgames.web.community.identity import Identity
 from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
@@ -45,6 +47,7 @@ from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
 from flipgames.web.matches import LiveMatches, MatchService
 from flipgames.web.presence import Presence
+from flipgames.web.routes import chat as chat_routes
 from flipgames.web.routes import lobby as lobby_routes
 from flipgames.web.settings import Settings
 from flipgames.web.ws import Hub
@@ -118,6 +121,7 @@ def _wire(
     service.engine_seconds = settings.engine_seconds
     app.state.service = service
     app.state.identity = Identity(transactions, engines=service.engines)
+    app.state.chat = Chat(transactions, service.origin)
     hub = app.state.hub = Hub()
     app.state.lobby = lobby = Lobby(service)
     app.state.lobby_hub = lobby_hub.LobbyHub(lobby, settings.lobby_grace_seconds)
@@ -162,6 +166,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.presence = presence
         tasks.append(asyncio.create_task(presence.run(url)))
         tasks.extend(_lobby_across_processes(lobby, service.origin, state.engine, url))
+        state.chat.channel = chat = scoped_channel(CHAT_CHANNEL, state.engine)
+        heard = chat_routes.heard(app)
+        tasks.append(asyncio.create_task(listen(url, service.origin, heard, channel=chat)))
     # Seeks left by players who went while the server was down go after the grace period.
     await lobby.expect_waiting()
     state.flag_timers.attach(asyncio.get_running_loop())

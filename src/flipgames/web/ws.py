@@ -64,6 +64,8 @@ class Connection:
     viewer: Viewer
     #: The client asked for presence messages (``?presence=true``).
     presence: bool = False
+    #: The client asked for its chat room's lines (``?chat=true``).
+    chat: bool = False
     #: The revision of the last view sent on this connection (-1: none yet).
     revision: int = -1
 
@@ -145,6 +147,19 @@ class Hub:
             for connection in [c for c in room.connections if c.presence]:
                 try:
                     await connection.socket.send_json(message)
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    room.connections.discard(connection)
+
+    async def send_where(self, match_id: str, text: str, to: Callable[[Connection], bool]) -> None:
+        """Send ``text`` to the connections of ``match_id`` that ``to`` accepts (a chat line
+        to its room's: web/community/chat.py), in turn with the room's views."""
+        room = self._rooms.get(match_id)
+        if room is None or not room.connections:
+            return
+        async with room.lock:
+            for connection in [c for c in room.connections if to(c)]:
+                try:
+                    await connection.socket.send_text(text)
                 except (WebSocketDisconnect, RuntimeError, OSError):
                     room.connections.discard(connection)
 

@@ -3,6 +3,7 @@ send actions. Opened only to this site's pages (the handshake's ``Origin`` is ch
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -14,10 +15,12 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from flipgames.web.aimoves import AiMoves
-from flipgames.web.community.identity import current_player, current_session
+from flipgames.web.community.chat import ChatRequest
+from flipgames.web.community.identity import Session, current_player, current_session
 from flipgames.web.errors import ApiError
-from flipgames.web.matches import MatchService, computer_to_move
+from flipgames.web.matches import MatchService, Viewer, computer_to_move
 from flipgames.web.presence import Presence
+from flipgames.web.routes import chat as chat_routes
 from flipgames.web.routes.common import (
     as_api_error,
     describe_errors,
@@ -42,16 +45,27 @@ class _SocketAction(BaseModel):
     ply: StrictInt | None = None
 
 
-def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction:
+def _socket_action(message: Mapping[str, Any], limit: int) -> _SocketAction | ChatRequest:
     text = message.get("text")
     if text is None:
         raise ApiError(422, "bad_request", "send text frames of JSON")
     if len(text.encode()) > limit:
         raise ApiError(413, "too_large", f"messages are limited to {limit} bytes")
     try:
+        if _is_chat(text):
+            return ChatRequest.model_validate_json(text)
         return _SocketAction.model_validate_json(text)
     except ValidationError as exc:
         raise ApiError(422, "bad_request", describe_errors(exc.errors())) from None
+
+
+def _is_chat(text: str) -> bool:
+    """The message is a chat line (``"type": "chat"``), not an action."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "chat"
 
 
 async def accept_same_origin(websocket: WebSocket, what: str) -> bool:
@@ -70,9 +84,14 @@ async def accept_same_origin(websocket: WebSocket, what: str) -> bool:
 
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(
-    websocket: WebSocket, match_id: str, token: str | None = None, presence: bool = False
+    websocket: WebSocket,
+    match_id: str,
+    token: str | None = None,
+    presence: bool = False,
+    chat: bool = False,
 ) -> None:
-    """Live views of a match; seats may send actions (see docs/web-api.md)."""
+    """Live views of a match; seats may send actions, and with ``chat`` the socket's chat
+    room comes too (see docs/web-api.md)."""
     service: MatchService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     ai_moves: AiMoves = websocket.app.state.ai_moves
@@ -84,7 +103,8 @@ async def match_socket(
         viewer = service.viewer(loaded, token)
         # A signed-in player's token takes its seat if no player holds it (its cookie came
         # with the handshake).
-        player = await run_in_threadpool(lambda: current_player(current_session(websocket)))
+        session = await run_in_threadpool(current_session, websocket)
+        player = current_player(session)
         taken = await take_seats(websocket, loaded, viewer, player)
         if taken is not None:
             loaded = taken
@@ -97,14 +117,16 @@ async def match_socket(
         # which the page reconnects with its backoff.
         await websocket.close(code=4000 + error.status if error.status < 500 else 1011)
         return
-    connection = Connection(websocket, viewer, presence)
+    connection = Connection(websocket, viewer, presence, chat)
     try:
         await hub.join(match_id, connection, loader(service, match_id))
+        if connection.chat:
+            await chat_routes.send_history(websocket, loaded, viewer)
         await hub.announce_presence(match_id)
         await _tell_other_processes(websocket, match_id)
         if thinking:
             ai_moves.start(match_id)
-        await _serve_actions(websocket, match_id, token)
+        await _serve_actions(websocket, match_id, token, viewer, session)
     except WebSocketDisconnect:
         pass
     finally:
@@ -115,8 +137,15 @@ async def match_socket(
         await _tell_other_processes(websocket, match_id)
 
 
-async def _serve_actions(websocket: WebSocket, match_id: str, token: str | None) -> None:
-    """Play each action the socket sends until it disconnects; every change is broadcast."""
+async def _serve_actions(
+    websocket: WebSocket,
+    match_id: str,
+    token: str | None,
+    viewer: Viewer,
+    session: Session | None,
+) -> None:
+    """Play each action the socket sends until it disconnects; every change is broadcast.
+    A chat line goes to its room instead (routes/chat.py)."""
     service: MatchService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     ai_moves: AiMoves = websocket.app.state.ai_moves
@@ -127,6 +156,9 @@ async def _serve_actions(websocket: WebSocket, match_id: str, token: str | None)
             return
         try:
             request = _socket_action(message, settings.max_body_bytes)
+            if isinstance(request, ChatRequest):
+                await chat_routes.say(websocket, match_id, viewer, session, request)
+                continue
             limit_actions(websocket)
             loaded, _ = await run_in_threadpool(
                 service.play, match_id, token, request.action, request.ply
