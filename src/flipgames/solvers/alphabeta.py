@@ -279,6 +279,28 @@ def best_actions(
     return None if stats[2] else best
 
 
+def exact_action_values(
+    kernel: Searchable, state: State, table: npt.NDArray[np.int64], max_nodes: int
+) -> dict[int, int] | None:
+    """Per legal action of a live ``state``, its exact value for the player to move (+1, 0,
+    -1: each child searched with a full window), or None when that takes more than
+    ``max_nodes`` nodes in all. Dearer than :func:`best_actions`, whose null windows only say
+    which actions keep the value; ground truth (:mod:`flipgames.solvers.ground_truth`) wants
+    every action's value."""
+    import numpy as np  # only when a search runs: `flipgames --help` never loads numpy
+
+    stats = np.array([0, max_nodes, 0], dtype=np.int64)
+    values: dict[int, int] = {}
+    for action, child, terminal in kernel.children(kernel.position(state)):
+        if terminal is not None:
+            values[action] = -terminal
+        else:
+            values[action] = -kernel.search(child, -1, 1, table, stats)
+        if stats[2]:
+            return None
+    return values
+
+
 def cached_proof(game: Game) -> Proof | None:
     """The proof from the disk cache if it is there (never searches)."""
     payload = cache.load("alphabeta", VERSION, game)

@@ -70,6 +70,11 @@ class RetrogradeSolution:
     def positions(self) -> int:
         return len(self._values)
 
+    def node(self, state: State) -> int | None:
+        """``state``'s position number in this solution, or None when it holds no such
+        position (symmetric images share one)."""
+        return self._locator.node(state)
+
     def value(self, state: State, player: int | None = None) -> Value:
         """The value for ``player`` (default: the player to move; player 0 once over). A
         finished position has remoteness 0."""

@@ -89,6 +89,11 @@ class Solution(Protocol):
         """How many positions the solution holds (folded ones count once)."""
         ...
 
+    def node(self, state: State) -> int | None:
+        """``state``'s position number in the solution (0 .. positions - 1; symmetric images
+        share one), or None when the solution does not hold it."""
+        ...
+
     def value(self, state: State, player: int | None = None) -> Value:
         """``state``'s value for ``player``: by default the player to move, and player 0 at
         chance nodes and finished positions."""

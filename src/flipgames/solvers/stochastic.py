@@ -95,6 +95,11 @@ class StochasticSolution:
         """How many positions (terminal ones included; folded ones once) were solved."""
         return len(self._value)
 
+    def node(self, state: State) -> int | None:
+        """``state``'s position number in this solution, or None when it holds no such
+        position (symmetric images share one)."""
+        return self._locator.node(state)
+
     def _node(self, state: State) -> int:
         node = self._locator.node(state)
         if node is None:
