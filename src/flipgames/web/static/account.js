@@ -2,6 +2,7 @@
 // account. Messages are set with textContent.
 import { api } from "/static/api.js";
 import { signOut } from "/static/identity.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,7 +30,7 @@ async function changePassword(event) {
   try {
     await api.changePassword($("password-now").value, $("password-new").value);
     form.reset();
-    message(form, "Your password is changed; other browsers are signed out.", "done");
+    message(form, t("account.password_changed"), "done");
   } catch (error) {
     message(form, error.message, "error");
   }

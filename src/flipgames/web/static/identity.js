@@ -6,27 +6,29 @@
 // Other scripts hear of a change as the "flipgames:identity" event on document, with the
 // player ({name, account}) or null as its detail.
 import { api } from "/static/api.js";
+import { t } from "/static/i18n.js";
 
+// The words are looked up when the dialog opens (t() is the page's language).
 const MODES = {
   guest: {
-    title: "Play as a guest",
-    submit: "Play",
-    hint: "3 to 20 letters, digits, _ or -. A guest's name lasts until you sign out.",
+    title: () => t("identity.guest_title"),
+    submit: () => t("identity.play"),
+    hint: () => t("identity.guest_hint"),
     password: false,
     run: (name) => api.guest(name),
   },
   signin: {
-    title: "Sign in",
-    submit: "Sign in",
-    hint: "",
+    title: () => t("identity.signin"),
+    submit: () => t("identity.signin"),
+    hint: () => "",
     password: true,
     autocomplete: "current-password",
     run: (name, password) => api.signIn(name, password),
   },
   signup: {
-    title: "Sign up",
-    submit: "Make the account",
-    hint: "A name (3 to 20 letters, digits, _ or -) and a password of 8 characters or more. No e-mail needed. Playing as a guest now? Your games come with you.",
+    title: () => t("identity.signup"),
+    submit: () => t("identity.signup_submit"),
+    hint: () => t("identity.signup_hint"),
     password: true,
     autocomplete: "new-password",
     run: (name, password) => api.signUp(name, password),
@@ -52,21 +54,21 @@ function render(area) {
     me.className = "identity-me";
     me.href = "/account";
     me.textContent = current.name;
-    me.title = current.account ? "your account" : "playing as a guest";
+    me.title = current.account ? t("identity.your_account") : t("identity.as_guest");
     area.append(me);
     if (!current.account) {
       const tag = document.createElement("span");
       tag.className = "identity-tag";
-      tag.textContent = "guest";
+      tag.textContent = t("identity.guest");
       // A guest who signs up keeps its games: the account is the same player.
-      area.append(tag, button("Sign up", "identity-button", () => open("signup")));
+      area.append(tag, button(t("identity.signup"), "identity-button", () => open("signup")));
     }
-    area.append(button("Sign out", "identity-button", signOut));
+    area.append(button(t("identity.signout"), "identity-button", signOut));
   } else {
     area.append(
-      button("Play as guest", "identity-button", () => open("guest")),
-      button("Sign in", "identity-button", () => open("signin")),
-      button("Sign up", "identity-button primary", () => open("signup")),
+      button(t("identity.play_as_guest"), "identity-button", () => open("guest")),
+      button(t("identity.signin"), "identity-button", () => open("signin")),
+      button(t("identity.signup"), "identity-button primary", () => open("signup")),
     );
   }
 }
@@ -84,9 +86,9 @@ export function open(which) {
   mode = which;
   const spec = MODES[which];
   const dialog = document.getElementById("identity-dialog");
-  document.getElementById("identity-title").textContent = spec.title;
-  document.getElementById("identity-submit").textContent = spec.submit;
-  dialog.querySelector(".identity-hint").textContent = spec.hint;
+  document.getElementById("identity-title").textContent = spec.title();
+  document.getElementById("identity-submit").textContent = spec.submit();
+  dialog.querySelector(".identity-hint").textContent = spec.hint();
   const password = document.getElementById("identity-password");
   password.value = "";
   password.required = spec.password;

@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { toast } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
 
@@ -32,7 +33,7 @@ async function show(game, games) {
       const item = element("li");
       const link = element("a", leader.name);
       link.href = `/players/${encodeURIComponent(leader.name)}`;
-      item.append(link, ` ${Math.round(leader.rating)} (${leader.games} games)`);
+      item.append(link, ` ${t("leaderboard.line", { rating: Math.round(leader.rating), games: leader.games })}`);
       return item;
     }));
   } catch (err) {

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { toast } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -51,7 +52,7 @@ function renderRatings(profile) {
 
 /** The rating after each rated game of `points`, as a line with a point per game. */
 export function ratingChart(points, { width = 600, height = 220, pad = 36 } = {}) {
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Rating after each rated game" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("profile.chart_label") });
   const ratings = points.map((p) => p.rating);
   const low = Math.floor((Math.min(...ratings) - 20) / 50) * 50;
   const high = Math.ceil((Math.max(...ratings) + 20) / 50) * 50;
@@ -67,12 +68,12 @@ export function ratingChart(points, { width = 600, height = 220, pad = 36 } = {}
   points.forEach((p, i) => {
     const dot = svg("circle", { class: "point", cx: x(i), cy: y(p.rating), r: 4 });
     const tip = svg("title", {});
-    tip.textContent = `${Math.round(p.rating)} after game ${i + 1} (${p.date.slice(0, 10)})`;
+    tip.textContent = t("profile.chart_point", { rating: Math.round(p.rating), n: i + 1, date: p.date.slice(0, 10) });
     dot.append(tip);
     chart.append(dot);
   });
   const summary = svg("desc", {});
-  summary.textContent = `Rating after each of ${points.length} rated games: ${ratings.map(Math.round).join(", ")}`;
+  summary.textContent = t("profile.chart_summary", { count: points.length, ratings: ratings.map(Math.round).join(", ") });
   chart.prepend(summary);
   return chart;
 }
@@ -96,10 +97,12 @@ function renderHistory(profile) {
   $("rating-chart").replaceChildren(ratingChart(profile.history[chartGame]));
 }
 
-const OUTCOMES = { win: "Won", draw: "Drawn", loss: "Lost", aborted: "Aborted" };
+const OUTCOMES = {
+  win: () => t("profile.won"), draw: () => t("profile.drawn"), loss: () => t("profile.lost"), aborted: () => t("profile.aborted"),
+};
 const ENDINGS = {
-  resignation: "by resignation", agreement: "by agreement", timeout: "on time",
-  forfeit: "by forfeit", aborted: "before both had moved",
+  resignation: () => t("profile.by_resignation"), agreement: () => t("profile.by_agreement"), timeout: () => t("profile.on_time"),
+  forfeit: () => t("profile.by_forfeit"), aborted: () => t("profile.before_both"),
 };
 
 function renderGames(profile) {
@@ -109,30 +112,30 @@ function renderGames(profile) {
     const link = element("a", title(game.game));
     link.href = `/replay/${encodeURIComponent(game.match)}`;
     item.append(
-      element("span", OUTCOMES[game.result] || game.result, "outcome"),
+      element("span", game.result in OUTCOMES ? OUTCOMES[game.result]() : game.result, "outcome"),
       link,
-      element("span", `against ${game.opponent || "no player"}`),
-      element("span", game.ending ? ENDINGS[game.ending] || game.ending : "on the board", "muted"),
-      element("span", game.rated ? "rated" : "casual", "muted"),
+      element("span", t("profile.against", { name: game.opponent || t("profile.no_player") })),
+      element("span", !game.ending ? t("profile.on_the_board") : game.ending in ENDINGS ? ENDINGS[game.ending]() : game.ending, "muted"),
+      element("span", game.rated ? t("profile.rated") : t("profile.casual"), "muted"),
       element("time", game.date.slice(0, 10), "muted"),
     );
     return item;
   }));
   $("newer").hidden = profile.page <= 1;
   $("older").hidden = profile.page >= profile.pages;
-  $("page-label").textContent = profile.pages > 1 ? `page ${profile.page} of ${profile.pages}` : "";
+  $("page-label").textContent = profile.pages > 1 ? t("profile.page", { page: profile.page, pages: profile.pages }) : "";
 }
 
 async function load() {
   try {
     const profile = await api.profile(name, page);
     document.title = `${profile.name} · flipgames arcade`;
-    $("player-name").textContent = profile.account ? profile.name : `${profile.name} (guest)`;
+    $("player-name").textContent = profile.account ? profile.name : t("profile.guest_name", { name: profile.name });
     renderRatings(profile);
     renderHistory(profile);
     renderGames(profile);
   } catch (err) {
-    $("player-name").textContent = "No such player";
+    $("player-name").textContent = t("profile.no_such_player");
     toast(err.message, "error");
   }
 }

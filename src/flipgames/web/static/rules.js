@@ -1,7 +1,9 @@
 // The rules page (/rules/{game}): the engine's own rules summary, laid out for reading, with
-// tabs for the other games and a button to start one.
+// tabs for the other games and a button to start one. The rules text is the engine's, in
+// English whatever the page's language (its chrome follows the catalogue).
 
 import { api, matchIdFromPath } from "./api.js";
+import { t } from "./i18n.js";
 
 const name = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -63,7 +65,7 @@ async function start() {
   const article = $("rules");
   try {
     const rules = await api.rules(name);
-    document.title = `${rules.title} rules · flipgames arcade`;
+    document.title = `${t("rules.page_title", { game: rules.title })} · flipgames arcade`;
     const header = document.createElement("header");
     header.className = "rules-header";
     const info = games.find((game) => game.name === rules.name);
@@ -71,7 +73,7 @@ async function start() {
       `<a class="button primary"></a></div>`;
     header.querySelector("h2").textContent = rules.title;
     header.querySelector("p").textContent = info ? info.pitch : "";
-    header.querySelector("a").textContent = `Play ${rules.title}`;
+    header.querySelector("a").textContent = t("rules.play", { game: rules.title });
     header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
     article.replaceChildren(header, ...layout(rules.text, rules.title));
   } catch (err) {
