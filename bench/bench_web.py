@@ -23,119 +23,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import platform
 import random
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
-from pathlib import Path
-from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from _web import Http, load_average, machine, served, tree_cpu
+
 #: How long past the end of a scenario a client waits for a message before giving up.
 GRACE = 10.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores; Python {platform.python_version()}"
-
-
-class Http:
-    """A minimal keep-alive HTTP/1.1 JSON client on one loopback connection (the benchmark
-    needs no dependency beyond the server's own)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        try:
-            return await self._call(method, path, body)
-        except (IndexError, ConnectionError):
-            # The server closed an idle keep-alive connection (uvicorn: after 5 s): reopen.
-            self.close()
-            self.writer = None
-            return await self._call(method, path, body)
-
-    async def _call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
-        data = b"" if body is None else json.dumps(body).encode()
-        head = (
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-        )
-        self.writer.write(head.encode() + data)
-        await self.writer.drain()
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
-        length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        payload = await self.reader.readexactly(length)
-        if payload[:1] in (b"{", b"["):
-            return status, json.loads(payload)
-        return status, payload.decode()
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-
-
-def tree_cpu(root: int) -> float:
-    """CPU seconds (user + system) used so far by process ``root`` and its descendants (the
-    server's worker processes), from /proc; 0.0 where /proc is missing."""
-    parents: dict[int, int] = {}
-    times: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # the process ended meanwhile
-        pid = int(stat.parent.name)
-        parents[pid] = int(fields[1])
-        times[pid] = (int(fields[11]) + int(fields[12])) / tick
-    family = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, parent in parents.items():
-            if parent in family and pid not in family:
-                family.add(pid)
-                grew = True
-    return sum(times.get(pid, 0.0) for pid in family)
-
-
-def load_average() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 def percentiles(samples: list[float]) -> str:
@@ -295,28 +193,8 @@ def main() -> None:
         help="online players' mean thinking time a move in ms (default 0: as fast as answered)",
     )
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="flipgames-bench-"))
-    database = args.db or f"sqlite:///{folder / 'arcade.sqlite'}"
-    port = free_port()
-    env = {
-        **os.environ,
-        "FLIPGAMES_ACTIONS_PER_MINUTE": "0",
-        "FLIPGAMES_MATCHES_PER_MINUTE": "0",
-        "FLIPGAMES_READS_PER_MINUTE": "0",
-        "FLIPGAMES_PUZZLES_PER_MINUTE": "0",
-    }
-    command = [sys.executable, "-m", "flipgames", "serve", "--port", str(port), "--db", database]
-    command += ["--workers", str(args.workers)]
-    log = (folder / "server.log").open("wb")
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        kind = "PostgreSQL" if database.startswith("postgres") else "SQLite"
+    kind = "PostgreSQL" if (args.db or "").startswith("postgres") else "SQLite"
+    with served(args.db, args.workers) as (port, server):
         print(f"flipgames web load, {machine()}")
         print(f"server: {args.workers} process(es) on {kind}; {args.seconds:.0f} s per scenario")
         print(f"load average before: {load_average()}")
@@ -325,11 +203,7 @@ def main() -> None:
             asyncio.run(hard_games(port, args.seconds, args.game))
         if args.only in (None, "online"):
             print("online:")
-            asyncio.run(online_games(port, args.seconds, server.pid, args.game, args.think / 1000))
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
+            asyncio.run(online_games(port, args.seconds, server, args.game, args.think / 1000))
 
 
 if __name__ == "__main__":

@@ -42,3 +42,14 @@ def test_every_bench_and_study_script_answers_help() -> None:
         if process.returncode != 0 or "usage:" not in out:
             failed.append(f"{path.relative_to(ROOT)}: exit {process.returncode}\n{err[-1500:]}")
     assert not failed, "\n".join(failed)
+
+
+def test_the_lobby_benchmark_runs_at_a_tiny_size() -> None:
+    """bench_lobby.py end to end against a real server (SQLite) with a few sockets and seeks:
+    every socket hears every seek and its removal (the script exits 1 when one is missed)."""
+    command = [sys.executable, "bench/bench_lobby.py", "--sockets", "4", "--per-minute", "600"]
+    command += ["--seconds", "1", "--accept-after", "0.2"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deliveries missed: 0 of 80" in done.stdout, done.stdout
+    assert "seek made -> heard on every socket" in done.stdout
