@@ -1,5 +1,5 @@
-"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena, simulate, compare and
-serve.
+"""``flipgames``: list, rules, play, replay, perft, solve, analyze, arena, simulate, compare,
+dataset and serve.
 
 Errors from the library become a one-line ``flipgames: error: ...`` on stderr and exit code 1;
 a malformed command line (a bad flag or number) the same line and exit code 2; Ctrl-C exits
@@ -26,6 +26,7 @@ from flipgames.cli.arena import cmd_arena
 from flipgames.cli.audit import add_audit_command
 from flipgames.cli.bench import add_bench_command
 from flipgames.cli.compare import add_compare_arguments
+from flipgames.cli.dataset import add_dataset_command
 from flipgames.cli.engine import add_engine_command
 from flipgames.cli.estimates import LIMIT_SECONDS, check_perft
 from flipgames.cli.play import describe_result, play_game
@@ -438,6 +439,11 @@ def _add_analysis_commands(sub: Any) -> None:
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
 
     add_puzzle_command(lambda name, text: _game_command(sub, name, text), _game, _count)
+    add_dataset_command(
+        lambda name, text: _game_command(sub, name, text),
+        lambda a: _game(a, single_round=True),
+        _count,
+    )
     p = _game_command(sub, "simulate", "seeded self-play of two levels, measured (docs/lab.md)")
     add_simulate_arguments(p, _count(1))
     p.set_defaults(run=lambda a: cmd_simulate(a, _game(a)))

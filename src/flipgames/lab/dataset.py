@@ -99,6 +99,8 @@ class Summary:
     solver: str
     #: True when the rows are every position of the solution where a player is to move.
     complete: bool
+    #: True when the rows are positions of seeded random games (a game proved by search).
+    sampled: bool
     #: Positions the search tried and could not finish (a game proved by search).
     unanswered: int
 
@@ -235,9 +237,8 @@ def export(
     progress("positions", done=len(rows), total=len(rows))
     complete = sampler is None and complete
     _write(target, game, found.solver, states, rows, complete, None if sampler is None else seed)
-    return Summary(
-        target, len(rows), found.solver, complete, 0 if sampler is None else sampler.unanswered
-    )
+    unanswered = 0 if sampler is None else sampler.unanswered
+    return Summary(target, len(rows), found.solver, complete, sampler is not None, unanswered)
 
 
 def _write(
