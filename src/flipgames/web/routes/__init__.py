@@ -8,12 +8,13 @@ broadcast. No rules here.
 - ``sockets``: the matches' WebSocket (its ``Origin`` checked);
 - ``players``: guests, accounts and sessions (web/community holds their rules);
 - ``profiles``: players' profiles and the leaderboards, API and pages;
+- ``review``: game reviews and the analysis board, API and page;
 - ``pages``: the HTML pages.
 
 The API is described in docs/web-api.md.
 """
 
-from flipgames.web.routes import games, matches, pages, players, profiles, sockets
+from flipgames.web.routes import games, matches, pages, players, profiles, review, sockets
 from flipgames.web.routes.common import describe_errors, loader
 
 #: Every router of the arcade's own routes, in the order the app includes them.
@@ -22,6 +23,7 @@ routers = (
     matches.router,
     players.router,
     profiles.router,
+    review.router,
     sockets.router,
     pages.router,
 )

@@ -48,6 +48,8 @@ function go(to) {
     current: frame.history.length,
     onPick: (count) => go(frames.findIndex((f) => f.history.length === count)),
   });
+  // The game review (static/review/replay-review.js) follows the position shown.
+  document.dispatchEvent(new CustomEvent("replay:step", { detail: { index } }));
 }
 
 function play() {
@@ -109,6 +111,10 @@ async function start() {
 }
 
 $("first").addEventListener("click", () => go(0));
+// The review's chart asks for a position by its index (its ply).
+document.addEventListener("replay:go", (event) => {
+  if (frames.length) go(event.detail.index);
+});
 $("prev").addEventListener("click", () => go(index - 1));
 $("next").addEventListener("click", () => go(index + 1));
 $("last").addEventListener("click", () => go(frames.length - 1));

@@ -43,6 +43,8 @@ export function renderResult() {
   renderRatingChanges();
   renderRematch();
   $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
+  // The replay page carries the game review (static/review/replay-review.js).
+  $("review-link").href = `/replay/${encodeURIComponent(id)}#review`;
   $("record-link").href = api.recordUrl(id);
   $("record-link").download = recordFileName(view.game);
   // Only a player's own matches go to "My games", with their seat to say who won.

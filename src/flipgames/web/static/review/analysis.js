@@ -1,0 +1,128 @@
+// The analysis board (/analysis/{game}?position=...&moves=...): any position, set up by the
+// position notation or by moves, with its value for the first player and its best moves from
+// GET /api/analysis/{game}. Moves clicked on the board are played here, never in a match.
+
+import { loadBoard, toast } from "../common.js";
+import { describeValue, firstPlayerShare, sourceWords } from "./values.js";
+
+const $ = (selector) => document.getElementById(selector);
+const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const query = new URLSearchParams(location.search);
+const options = query.get("options") || "";
+
+let board = null;
+let boardName = null;
+let shown = null; // the last answer drawn
+let moves = (query.get("moves") || "").split(/\s+/).filter(Boolean);
+let position = query.get("position") || "";
+
+async function fetchAnalysis(setup) {
+  const params = new URLSearchParams();
+  if (setup.position) params.set("position", setup.position);
+  if (setup.moves.length) params.set("moves", setup.moves.join(" "));
+  if (options) params.set("options", options);
+  const response = await fetch(`/api/analysis/${encodeURIComponent(game)}?${params}`, { headers: { Accept: "application/json" } });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = data && data.error ? data.error.message : `the server answered ${response.status}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+function showError(message) {
+  const box = $("setup-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+/** The address of this board, so it can be bookmarked or shared. */
+function remember() {
+  const params = new URLSearchParams();
+  if (position) params.set("position", position);
+  if (moves.length) params.set("moves", moves.join(" "));
+  if (options) params.set("options", options);
+  history.replaceState(null, "", `${location.pathname}${params.toString() ? "?" + params : ""}`);
+}
+
+async function draw(data) {
+  const view = data.view;
+  if (boardName !== view.board) {
+    const module = await loadBoard(view.board);
+    board = module.createBoard($("board"), { seat: view.seat, onAction: play, announce: () => {} });
+    boardName = view.board;
+  }
+  // The board colours each move by its value for the mover, where the values are exact.
+  const sign = data.to_move === 1 ? -1 : 1;
+  const analysis = new Map(data.actions.map((a) => [a.action, { action: a.action, value: sign * (2 * a.value - 1) }]));
+  board.update(view, { interactive: view.legal.length > 0, analysis: analysis.size ? analysis : null, fresh: [], reverse: false });
+  shown = data;
+  document.title = `Analysis: ${view.title} · flipgames arcade`;
+  $("analysis-title").textContent = `${view.title} · analysis board`;
+  $("rules-link").href = `/rules/${encodeURIComponent(game)}`;
+  $("turn-dot").className = `turn-dot p${view.current_player}`;
+  $("status-text").textContent = view.observation ? view.observation.status_text : "";
+  $("value-text").textContent = describeValue(data.value, view.players);
+  $("value-bar").style.width = `${Math.round(100 * firstPlayerShare(data.value))}%`;
+  $("value-source").textContent = sourceWords(data.source, data.exact);
+  const list = $("best-moves");
+  list.replaceChildren(...data.best.map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  }));
+  if (!data.best.length) list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "none (nobody chooses here)" }));
+  if (data.position !== null) $("position-input").value = data.position;
+  $("position-label").hidden = data.position === null;
+  $("position-note").textContent = data.position === null
+    ? "This game has no position notation (chance decides its positions): set it up by moves from the start."
+    : "The position notation: ranks from the last to the first, then the side to move (docs/games).";
+  $("moves-input").value = "";
+  $("back").disabled = moves.length === 0;
+}
+
+async function refresh(setup) {
+  try {
+    const data = await fetchAnalysis(setup);
+    showError("");
+    // The board starts from the answer's position: later moves are made from it.
+    position = data.position !== null ? data.position : "";
+    moves = data.position !== null ? [] : data.moves;
+    remember();
+    await draw(data);
+    return true;
+  } catch (err) {
+    showError(err.message);
+    return false;
+  }
+}
+
+function play(action) {
+  if (!shown) return;
+  const before = { position, moves: [...moves] };
+  refresh({ position, moves: [...moves, action] }).then((ok) => {
+    if (ok) undoStack.push(before);
+  });
+}
+
+const undoStack = [];
+
+$("setup").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const typed = $("position-input").value.trim();
+  const extra = $("moves-input").value.split(/\s+/).filter(Boolean);
+  const base = shown && shown.position === null ? moves : [];
+  const before = { position, moves: [...moves] };
+  refresh({ position: typed, moves: [...base, ...extra] }).then((ok) => {
+    if (ok) undoStack.push(before);
+  });
+});
+$("back").addEventListener("click", () => {
+  const before = undoStack.pop();
+  if (before) refresh(before);
+  else toast("Nothing to take back.", "info");
+});
+
+refresh({ position, moves }).then((ok) => {
+  if (!ok) $("status-text").textContent = "Set up a position to analyse.";
+});
