@@ -98,6 +98,7 @@ def test_templates_show_the_catalogues_english_words() -> None:
 def test_the_scanners_find_keys() -> None:
     """The patterns above see the keys they are for (so an empty scan cannot pass)."""
     assert T_CALL.findall('x = t("game.resign"); y = t( "a.b", { n })') == ["game.resign", "a.b"]
-    assert MARKER.findall('<b data-i18n="a.b">A</b><i data-i18n-aria-label="c.d">') == ["a.b", "c.d"]
+    marked = '<b data-i18n="a.b">A</b><i data-i18n-aria-label="c.d">'
+    assert MARKER.findall(marked) == ["a.b", "c.d"]
     used = {key for path in scripts() for key in T_CALL.findall(path.read_text(encoding="utf-8"))}
     assert {"status.your_move", "settings.notify_refused"} <= used
