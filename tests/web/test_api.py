@@ -347,6 +347,8 @@ def test_openapi_documents_every_endpoint(client: TestClient) -> None:
         "/api/matches/{match_id}/position": {"get"},
         "/api/matches/{match_id}/record": {"get"},
         "/api/matches/{match_id}/replay": {"get"},
+        "/api/matches/{match_id}/review": {"get"},
+        "/api/analysis/{game}": {"get"},
         "/api/players/{name}": {"get"},
         "/api/leaderboard/{game}": {"get"},
         "/api/puzzles": {"get"},
