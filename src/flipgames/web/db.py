@@ -140,7 +140,8 @@ players = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     # The name as its owner wrote it, and lowercased: names are unique ignoring case. A
-    # deleted account keeps its row (its games stay) with the name "deleted" and no key.
+    # deleted account keeps its row (its games stay) with the name "deleted player" (older
+    # deletions: "deleted") and no key.
     Column("name", String(32), nullable=False),
     Column("name_key", String(32), unique=True),
     # An Argon2id hash (PHC string); null for a guest.

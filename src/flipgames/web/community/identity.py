@@ -5,7 +5,8 @@ A *guest* is a name and nothing else (no password): it exists while one of its s
 does. An *account* has a password (an Argon2id hash, :mod:`.passwords`) and can sign in from
 any browser. Both are rows of ``players``; a guest who signs up keeps its row, so its games
 stay its own. A deleted account keeps its row too (its games stay, anonymised): the name
-becomes ``deleted``, the password and sessions go, and views call it "deleted player".
+becomes :data:`DELETED_PLAYER`, the password and sessions go, and every view shows that name
+(:func:`shown_name`).
 
 A session is a random 32-byte id (:func:`secrets.token_urlsafe`) handed to the client as the
 ``flipgames_session`` cookie and as the ``token`` of the answer (for ``Authorization: Bearer``);
@@ -65,8 +66,8 @@ SESSION_DAYS = 30
 IDLE_DAYS = 14
 #: ``sessions.seen_at`` is written at most this often.
 SEEN_EVERY = timedelta(minutes=5)
-#: The stored name of a deleted account, and what views show for it.
-DELETED_NAME = "deleted"
+#: A deleted account's name, stored and shown alike: one text wherever its games appear
+#: (no player can be called it: names have no spaces).
 DELETED_PLAYER = "deleted player"
 #: The longest session token looked up (they are 43 characters).
 MAX_TOKEN = 128
@@ -97,6 +98,16 @@ def hash_session(token: str) -> str:
     64
     """
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def shown_name(name: str, deleted: bool) -> str:
+    """A player's name as every view shows it: :data:`DELETED_PLAYER` for a deleted account
+    (whatever its row holds: accounts deleted before that name was stored kept "deleted").
+
+    >>> shown_name("Ada", False), shown_name("deleted", True)
+    ('Ada', 'deleted player')
+    """
+    return DELETED_PLAYER if deleted else name
 
 
 def _now() -> datetime:
@@ -273,7 +284,7 @@ class Identity:
             changed = connection.execute(
                 update(players)
                 .where(players.c.id == player_id, players.c.password_hash == stored)
-                .values(name=DELETED_NAME, name_key=None, password_hash=None, deleted=True)
+                .values(name=DELETED_PLAYER, name_key=None, password_hash=None, deleted=True)
             )
             if changed.rowcount != 1:
                 raise wrong_password()

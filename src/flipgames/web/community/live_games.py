@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, func, select
 
-from flipgames.web.community.identity import DELETED_PLAYER
+from flipgames.web.community.identity import shown_name
 from flipgames.web.community.lobby_schemas import LiveGame
 from flipgames.web.db import matches, players, seats
 from flipgames.web.matches import MatchService
@@ -41,7 +41,7 @@ def _candidates(connection: Connection) -> dict[str, list[str]]:
         .where(seats.c.match_id.in_(recent))
     )
     for row in rows:
-        names[row.match_id][row.seat] = DELETED_PLAYER if row.deleted else row.name
+        names[row.match_id][row.seat] = shown_name(row.name, row.deleted)
     return names
 
 

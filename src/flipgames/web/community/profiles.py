@@ -38,7 +38,7 @@ from sqlalchemy.sql.functions import count
 
 from flipgames.web import schemas
 from flipgames.web.community.glicko2 import PROVISIONAL_RD
-from flipgames.web.community.identity import DELETED_PLAYER
+from flipgames.web.community.identity import shown_name
 from flipgames.web.community.names import name_key
 from flipgames.web.db import matches, players, rating_changes, ratings, seats
 from flipgames.web.errors import ApiError
@@ -206,4 +206,4 @@ def _opponents(connection: Connection, wanted: list[tuple[str, int]]) -> dict[tu
         .join(players, players.c.id == seats.c.player_id)
         .where(seats.c.match_id.in_(ids))
     )
-    return {(r.match_id, r.seat): DELETED_PLAYER if r.deleted else r.name for r in rows}
+    return {(r.match_id, r.seat): shown_name(r.name, r.deleted) for r in rows}

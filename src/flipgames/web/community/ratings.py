@@ -47,7 +47,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, insert, select, update
 
 from flipgames.web.community.glicko2 import PROVISIONAL_RD, Rating, game
-from flipgames.web.community.identity import DELETED_PLAYER
+from flipgames.web.community.identity import shown_name
 from flipgames.web.db import players, rating_changes, ratings, seats
 from flipgames.web.errors import unavailable
 
@@ -191,7 +191,7 @@ def changes_of(connection: Connection, match_id: str) -> tuple[RatingChange, ...
     return tuple(
         RatingChange(
             r.seat,
-            DELETED_PLAYER if r.deleted else r.name,
+            shown_name(r.name, r.deleted),
             r.rating_before,
             r.rating_after,
             r.rd_after,

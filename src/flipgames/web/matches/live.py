@@ -25,7 +25,7 @@ from flipgames.core.registry import make
 from flipgames.web import clocks, engines, schemas
 from flipgames.web.ai import Solutions
 from flipgames.web.community import ratings
-from flipgames.web.community.identity import DELETED_PLAYER
+from flipgames.web.community.identity import shown_name
 from flipgames.web.community.ratings import RatingChange
 from flipgames.web.db import Transactions, actions, matches, players, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, not_found
@@ -282,7 +282,7 @@ def _seats(connection: Connection, match_id: str) -> list[Any]:
 
 def _holders(seated: list[Any]) -> dict[int, SeatPlayer]:
     return {
-        row.seat: SeatPlayer(row.player_id, DELETED_PLAYER if row.deleted else row.name)
+        row.seat: SeatPlayer(row.player_id, shown_name(row.name, row.deleted))
         for row in seated
         if row.player_id is not None
     }
