@@ -1,9 +1,10 @@
 // Playing: showing each new view of the match, drawing the page from the state, sending the
 // player's actions and undo, and following the match live over the WebSocket.
 
-import { ApiError, LiveMatch, api } from "../api.js";
+import { ApiError, api } from "../api.js";
 import { hideToast, historyDelta, loadBoard, rememberMatch, renderMoves, renderPlayers, statusLine, toast } from "../common.js";
 import { createClocks } from "../clock.js";
+import { liveMatch } from "./chat.js";
 import { forgetHelp, renderAnalysis, renderAssist, requestAnalysis } from "./help.js";
 import { lookAt, renderLookback } from "./lookback.js";
 import { ownOfferDeclined, renderOffer, renderResult, setUpSharing } from "./social.js";
@@ -225,7 +226,7 @@ export async function start() {
     $("status-text").textContent = err.message;
     return;
   }
-  const live = new LiveMatch(id, token, {
+  const live = liveMatch(id, token, {
     onPresence: state.view.mode === "online" ? (seats) => { state.presence = seats; draw(); } : null,
     // Views can overtake the HTTP answer (the computer's reply, say): show keeps the newest.
     onView: (next) => show(next),

@@ -181,5 +181,20 @@ export default {
   "profile.page": "page {page} of {pages}",
   "profile.guest_name": "{name} (guest)",
   "profile.no_such_player": "No such player",
-  "leaderboard.line": "{rating} ({games} games)"
+  "leaderboard.line": "{rating} ({games} games)",
+  "chat.title_players": "Chat with your opponent",
+  "chat.title_spectators": "Spectators' chat",
+  "chat.note_players": "Only you and your opponent see this chat. Links are not clickable.",
+  "chat.note_spectators": "Only spectators see this chat (the players do not). Sign in, as a guest or with an account, to write.",
+  "chat.lines": "Chat messages",
+  "chat.empty": "Nothing said yet.",
+  "chat.muted": "Muted: their lines are hidden.",
+  "chat.message": "Message",
+  "chat.send": "Send",
+  "chat.mute_opponent": "Mute opponent",
+  "chat.unmute_opponent": "Unmute opponent",
+  "chat.mute_spectators": "Mute spectators",
+  "chat.unmute_spectators": "Unmute spectators",
+  "chat.you": "{name} (you)",
+  "chat.offline": "Not connected: the line was not sent. Try again in a moment."
 };

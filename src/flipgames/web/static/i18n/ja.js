@@ -178,5 +178,20 @@ export default {
   "profile.page": "{pages}ページ中{page}ページ目",
   "profile.guest_name": "{name}（ゲスト）",
   "profile.no_such_player": "そのプレイヤーはいません",
-  "leaderboard.line": "{rating}（{games}局）"
+  "leaderboard.line": "{rating}（{games}局）",
+  "chat.title_players": "対戦相手とのチャット",
+  "chat.title_spectators": "観戦者のチャット",
+  "chat.note_players": "このチャットはあなたと対戦相手だけに見えます。リンクはクリックできません。",
+  "chat.note_spectators": "このチャットは観戦者だけに見えます（対局者には見えません）。書き込むにはゲストかアカウントでサインインしてください。",
+  "chat.lines": "チャットのメッセージ",
+  "chat.empty": "まだ何も書かれていません。",
+  "chat.muted": "ミュート中：相手の発言は隠れています。",
+  "chat.message": "メッセージ",
+  "chat.send": "送信",
+  "chat.mute_opponent": "相手をミュート",
+  "chat.unmute_opponent": "相手のミュートを解除",
+  "chat.mute_spectators": "観戦者をミュート",
+  "chat.unmute_spectators": "観戦者のミュートを解除",
+  "chat.you": "{name}（あなた）",
+  "chat.offline": "接続されていないため送信されませんでした。少し待ってからもう一度どうぞ。"
 };
