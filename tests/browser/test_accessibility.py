@@ -1,6 +1,7 @@
 """Accessibility: axe-core (from the npm registry, installed by ``npm install --prefix
-tests/browser/axe``) on the lobby and on a game page of every game, with zero serious or
-critical violations; and keyboard play: a whole move made with the keyboard alone."""
+tests/browser/axe``) on the lobby and on a game page of every game, in the light and the dark
+theme, with zero serious or critical violations; and keyboard play: a whole move made with the
+keyboard alone."""
 
 from __future__ import annotations
 
@@ -17,15 +18,18 @@ AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "a
 GAMES = ["flipflop", "flipflop-3x3", "flipfour", "rubiks-flip", "flip-switch", "checkered-flag"]
 
 
-@pytest.fixture
-def audited(browser: Any) -> Iterator[Any]:
+@pytest.fixture(params=["light", "dark"])
+def audited(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page whose Content-Security-Policy lets the test inject axe (the server's CSP allows
-    no script it did not serve; the pages themselves are tested under it elsewhere)."""
+    no script it did not serve; the pages themselves are tested under it elsewhere), in a
+    browser whose system scheme is light, then dark (the pages follow it: static/boot.js)."""
     if not AXE.exists():
         raise RuntimeError(
             f"{AXE} is missing: install axe-core with `npm install --prefix tests/browser/axe`"
         )
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 800}, bypass_csp=True, color_scheme=request.param
+    )
     yield context.new_page()
     context.close()
 
@@ -45,6 +49,10 @@ def test_the_lobby_has_no_serious_accessibility_violations(audited: Any, arcade:
     audited.goto(arcade + "/")
     audited.wait_for_selector(".game-card")
     assert serious_violations(audited) == []
+    audited.click("#settings summary")  # the settings menu, open
+    audited.wait_for_selector(".settings-panel", state="visible")
+    assert serious_violations(audited) == []
+    audited.click("#settings summary")
     audited.click(".game-card[data-game='flipflop'] button.play")  # the new-game dialog
     audited.wait_for_selector("#start")
     assert serious_violations(audited) == []
