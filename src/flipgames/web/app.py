@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from flipgames import __version__
-from flipgames.web import errors, lab, puzzles, routes
+from flipgames.web import errors, lab, lessons, puzzles, routes
 from flipgames.web.ai import Solutions
 from flipgames.web.aimoves import AiMoves
 from flipgames.web.aipool import AiPool
@@ -99,7 +99,13 @@ def create_app(
     app.state.engine = engine
     _wire(app, settings, engine, solutions or Solutions(), ai_pool)
     _handle_errors(app)
-    for router in (*routes.routers, lobby_routes.router, puzzles.router, lab.router):
+    for router in (
+        *routes.routers,
+        lobby_routes.router,
+        puzzles.router,
+        lessons.router,
+        lab.router,
+    ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), "static")
     app.add_middleware(CsrfGuard, allowed=settings.allowed_origins)

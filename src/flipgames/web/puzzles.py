@@ -32,13 +32,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from flipgames.core.errors import FlipgamesError
-from flipgames.core.game import State
 from flipgames.core.manifest import manifest_for
 from flipgames.core.registry import make
 from flipgames.lab.puzzles import PUZZLE_GAMES, Puzzle, make_puzzles
+from flipgames.web.boardview import board_view
 from flipgames.web.errors import ApiError
 from flipgames.web.limits import RateLimit
-from flipgames.web.matches import Played
 from flipgames.web.routes.common import ActionLimit, client_address
 from flipgames.web.routes.pages import missing, page
 
@@ -88,43 +87,11 @@ def puzzle(game: str, number: int) -> Puzzle:
 def view(found: Puzzle, number: int) -> dict[str, Any]:
     """What the page needs to draw and ask the puzzle: no answer, no values."""
     game = make(found.game, found.options)
-    state = found.state(game)
-    path: list[State] = []
-    node: State | None = state
-    while node is not None:
-        path.append(node)
-        node = node.parent
-    path.reverse()
-    history = list(found.actions)
-    mover = found.to_move
-    players = [name[:1].upper() + name[1:] for name in game.player_names]
     return {
         **found.public_json(),
         "number": number,
         "title": game.title,
-        "view": {
-            "game": game.name,
-            "title": game.title,
-            "board": manifest_for(game.name).board,
-            "options": dict(game.options),
-            "mode": "puzzle",
-            "seat": mover,
-            "seats": [mover],
-            "players": players,
-            "ply": len(history),
-            "current_player": mover,
-            "status": "playing",
-            "result": "*",
-            "observation": state.observation(mover),
-            "legal": [state.action_to_string(a) for a in state.legal_actions()],
-            "legal_actions": state.legal_actions_info(),
-            "history": history,
-            # Structured moves (text, kind, squares, by), as a match's view sends them: the
-            # board modules read the last move from them rather than parsing notation.
-            "moves": list(Played.of(state).moves),
-            "actors": [s.current_player for s in path[:-1]],
-            "last": {"action": history[-1], "by": path[-2].current_player} if history else None,
-        },
+        "view": board_view(found.state(game), "puzzle", found.to_move),
     }
 
 

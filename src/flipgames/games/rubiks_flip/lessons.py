@@ -52,7 +52,7 @@ LESSON = Lesson(
         Step(
             "Place a tile",
             PLACE_RULE,
-            any_move("Place a tile: pick a square, then the colour to show."),
+            any_move("Place a tile: pick the colour to show, then a square."),
             ("b2R", "c3B"),
             "Placed. From now on every turn starts with a flip.",
             position="4/4/4/4 r",

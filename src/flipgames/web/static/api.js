@@ -89,6 +89,10 @@ export const api = {
   pair: (spec) => request("POST", "/api/pairing", spec),
   leavePairing: () => request("DELETE", "/api/pairing"),
   live: () => request("GET", "/api/live"),
+  lessons: () => request("GET", "/api/lessons"),
+  lesson: (game) => request("GET", `/api/lessons/${encodeURIComponent(game)}`),
+  attempt: (game, step, action) =>
+    request("POST", `/api/lessons/${encodeURIComponent(game)}/${encodeURIComponent(step)}/attempt`, { action }),
 };
 
 /**

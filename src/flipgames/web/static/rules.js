@@ -3,6 +3,7 @@
 // English whatever the page's language (its chrome follows the catalogue).
 
 import { api, matchIdFromPath } from "./api.js";
+import { showDiagrams } from "./diagrams.js";
 import { t } from "./i18n.js";
 
 const name = matchIdFromPath();
@@ -76,6 +77,8 @@ async function start() {
     header.querySelector("a").textContent = t("rules.play", { game: rules.title });
     header.querySelector("a").href = `/?game=${encodeURIComponent(rules.name)}`;
     article.replaceChildren(header, ...layout(rules.text, rules.title));
+    // Not awaited: the rules text is read while the diagrams are drawn.
+    showDiagrams(header, rules.name);
   } catch (err) {
     article.textContent = err.message;
   }

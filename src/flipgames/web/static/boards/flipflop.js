@@ -28,7 +28,7 @@ export function createBoard(host, ctx) {
       boardClass: "ff-board",
       squareClass: (sq) => (sq === goals.White ? "goal goal-white" : sq === goals.Black ? "goal goal-black" : ""),
       onPick: pick,
-      onBackground: () => select(null),
+      onBackground: miss,
     });
     for (const [owner, square] of Object.entries(goals)) grid.decor.append(goalBadge(grid, square, owner));
   }
@@ -43,6 +43,19 @@ export function createBoard(host, ctx) {
     } else {
       select(payload.square === selected ? null : payload.square);
     }
+  }
+
+  /**
+   * A click that is no target: it lets go of the picked piece. With a piece picked on a
+   * square it cannot move to, a page that asks (`ctx.onMiss`, the lesson page) gets that move
+   * as text so the engine can say why it is not allowed; the board itself judges nothing.
+   */
+  function miss(event) {
+    const on = event.target.closest ? event.target.closest("[data-square]") : null;
+    const square = on ? on.dataset.square : null;
+    const from = selected;
+    select(null);
+    if (ctx.onMiss && options.interactive && from && square && square !== from) ctx.onMiss(`${from}-${square}`);
   }
 
   function select(square) {

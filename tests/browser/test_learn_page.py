@@ -1,0 +1,110 @@
+"""The "Learn to play" page in chromium: the whole FlipFlop 3x3 lesson played with the mouse
+on the board, a move the rules forbid and a legal move that misses the goal each answered in
+words by the engine, the lesson finished; a chance game's lesson step (a Flip Switch flip)
+played by mouse; the rules page's diagrams drawn by the board module, one per lesson step;
+and axe-core's check on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_accessibility import AXE, serious_violations
+
+from flipgames.core.lessons import lesson_for
+
+SOURCE = ".targets .target.source[data-target='{}']"
+TARGET = ".targets .target:not(.source)[data-target='{}']"
+
+
+@pytest.fixture
+def audited(browser: Any) -> Iterator[Any]:
+    """A page that lets the test inject axe (as in test_accessibility.py)."""
+    assert AXE.exists(), f"{AXE} is missing: npm install --prefix tests/browser/axe"
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
+    yield context.new_page()
+    context.close()
+
+
+def play(page: Any, move: str) -> None:
+    """A FlipFlop move by mouse: the piece, then its target."""
+    origin, destination = move.replace("x", "-").split("-")
+    page.locator(SOURCE.format(origin)).click()
+    page.locator(TARGET.format(destination)).click()
+
+
+def feedback(page: Any, starts: str) -> str:
+    page.wait_for_function(
+        "text => document.getElementById('feedback').textContent.startsWith(text)", arg=starts
+    )
+    text: str = page.locator("#feedback").inner_text()
+    return text
+
+
+def test_the_flipflop_3x3_lesson_played_to_the_end_by_mouse(page: Any, arcade: str) -> None:
+    lesson = lesson_for("flipflop-3x3")
+    page.goto(f"{arcade}/learn/flipflop-3x3")
+    page.wait_for_selector(".board-svg")
+    assert page.locator("#learn-tabs a").count() == 6
+    assert page.locator("#steps li").count() == len(lesson.steps)
+    for number, step in enumerate(lesson.steps, 1):
+        page.wait_for_function(
+            "text => document.getElementById('step-count').textContent === text",
+            arg=f"Step {number} of {len(lesson.steps)}",
+        )
+        assert page.locator("#rule").inner_text() == step.rule
+        assert page.locator("#goal").inner_text() == step.goal.says
+        if step.title == "The flip":
+            # A square the + piece on a1 cannot reach (no target there): the engine says why.
+            page.locator(SOURCE.format("a1")).click()
+            page.locator(".squares rect[data-square='b2']").click()
+            said = feedback(page, "'a1-b2' is not legal")
+            assert said == "'a1-b2' is not legal: the piece on a1 shows + and moves like a rook"
+            assert page.locator("#next-step").is_hidden()
+        if step.title == "Capture on a goal":
+            play(page, "a1-a2")  # legal, but no capture
+            said = feedback(page, "a1-a2 is a legal move, but")
+            assert said.endswith(step.goal.miss)
+            assert page.locator("#next-step").is_hidden()
+            # The step's position is back: the piece stands on a1 again.
+            page.wait_for_selector(SOURCE.format("a1"))
+        play(page, step.solutions[0])
+        assert feedback(page, step.done) == step.done
+        assert page.locator(f"#steps li:nth-child({number}).done").count() == 1
+        if number < len(lesson.steps):
+            page.locator("#next-step").click()
+    page.wait_for_selector("#done:not([hidden])")
+    assert page.locator("#done-game").inner_text() == "FlipFlop 3x3"
+    assert page.locator("#steps li.done").count() == len(lesson.steps)
+
+
+def test_a_flip_switch_flip_shows_the_lessons_shape(page: Any, arcade: str) -> None:
+    """A chance game's step: the flip is judged by the engine and the tile shows the shape the
+    lesson sets, nothing drawn."""
+    step = lesson_for("flip-switch").steps[0]
+    page.goto(f"{arcade}/learn/flip-switch")
+    page.wait_for_selector(".board-svg")
+    page.locator(".targets .target[data-target='b2']").click()
+    assert feedback(page, step.done) == step.done
+    page.wait_for_selector(".pieces [data-square='b2'][data-shape='heart']")
+
+
+def test_the_rules_page_draws_a_diagram_for_every_lesson_step(page: Any, arcade: str) -> None:
+    for game in ("flipflop-3x3", "checkered-flag"):
+        lesson = lesson_for(game)
+        page.goto(f"{arcade}/rules/{game}")
+        page.wait_for_selector(".rule-diagram .board-svg")
+        page.wait_for_function(
+            "count => document.querySelectorAll('.rule-diagram .board-svg').length === count",
+            arg=len(lesson.steps),
+        )
+        captions = page.locator(".rule-diagram figcaption b").all_inner_texts()
+        assert captions == [step.title for step in lesson.steps]
+        assert page.locator(f"a[href='/learn/{game}']").count() >= 1
+
+
+def test_the_learn_page_has_no_serious_accessibility_violations(audited: Any, arcade: str) -> None:
+    audited.goto(f"{arcade}/learn/flipfour")
+    audited.wait_for_selector(".board-svg")
+    assert serious_violations(audited) == []
