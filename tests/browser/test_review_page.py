@@ -1,0 +1,88 @@
+"""The game review and the analysis board in chromium, by mouse: a game against the computer
+played to the end, its review opened from the game-over card, a point of the chart clicked
+(the board goes to that position and the solver's best moves show), "Analyse from here"; the
+analysis board taking a pasted position, refusing a malformed one with the fault named, and
+playing a move clicked on its board."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pages import create, open_match, play_to_the_end
+
+from flipgames import make
+from flipgames.solvers import catalog
+
+
+def best_moves(game: str, moves: list[str] | None = None, position: str | None = None) -> list[str]:
+    made = make(game)
+    state = made.from_position(position) if position else made.new_initial_state()
+    for text in moves or []:
+        state = state.apply(state.parse_action(text))
+    return [state.action_to_string(a) for a in catalog.solution(made).best_actions(state)]
+
+
+def test_a_finished_game_is_reviewed_and_a_point_shows_its_position(page: Any, arcade: str) -> None:
+    created = create(arcade, "flipflop-3x3", mode="ai", level="easy")
+    open_match(page, arcade, created)
+    play_to_the_end(page, arcade, created["id"], random.Random(4), limit=60)
+    page.locator("#review-link").click()
+    page.wait_for_url(f"**/replay/{created['id']}#review")
+    page.wait_for_selector("#review-chart .chart-point")
+    points = page.locator("#review-chart .chart-point")
+    frames = int(page.locator("#slider").get_attribute("max") or 0) + 1
+    assert points.count() == frames > 1
+    assert page.locator("#review-status").inner_text().startswith("Marked:")
+    # The second point: the position after the first move.
+    page.locator("#review-chart .chart-point[data-ply='1']").click()
+    page.wait_for_function(
+        "() => document.getElementById('step-label').textContent.startsWith('1 /')"
+    )
+    review = page.request.get(f"{arcade}/api/matches/{created['id']}/review").json()["review"]
+    point = review["points"][1]
+    assert page.locator("#review-move").inner_text().startswith(f"1. White: {point['action']}")
+    expected = best_moves("flipflop-3x3", [point["action"]])
+    assert page.locator("#review-best li").all_inner_texts() == expected
+    assert "after " + point["action"] in page.locator("#status-text").inner_text()
+    # Analyse from here: the analysis board at that position, with the same best moves.
+    page.locator("#review-analyse").click()
+    page.wait_for_url("**/analysis/flipflop-3x3?position=*")
+    page.wait_for_selector(".board-svg")
+    page.wait_for_function("() => document.querySelectorAll('#best-moves li').length > 0")
+    assert page.locator("#best-moves li").all_inner_texts() == expected
+    assert page.locator("#position-input").input_value() == point["position"]
+
+
+def test_the_analysis_board_takes_a_pasted_position(page: Any, arcade: str) -> None:
+    page.goto(f"{arcade}/analysis/flipflop-3x3")
+    page.wait_for_selector(".board-svg")
+    page.wait_for_function("() => document.getElementById('value-text').textContent.includes('%')")
+    assert page.locator("#value-text").inner_text() == "White 100% · Black 0%"
+    position = make("flipflop-3x3").state_from_actions(["a1-a2", "c3-c2"]).position()
+    page.locator("#position-input").fill(position)
+    page.locator("#analyse").click()
+    page.wait_for_function(
+        "text => document.getElementById('position-input').value === text && "
+        "new URLSearchParams(location.search).get('position') === text",
+        arg=position,
+    )
+    expected = best_moves("flipflop-3x3", position=position)
+    page.wait_for_function(
+        "n => document.querySelectorAll('#best-moves li').length === n", arg=len(expected)
+    )
+    assert page.locator("#best-moves li").all_inner_texts() == expected
+    assert "exact" in page.locator("#value-source").inner_text()
+    # A malformed position: the fault is named and the board stays where it was.
+    page.locator("#position-input").fill("rrr/3/R1 w")
+    page.locator("#analyse").click()
+    page.wait_for_selector("#setup-error:not([hidden])")
+    assert "rank 1 has 2 squares, expected 3" in page.locator("#setup-error").inner_text()
+    assert page.locator("#best-moves li").all_inner_texts() == expected
+    # A move clicked on the board is played here: the side to move changes.
+    page.locator(".targets .target.source").first.click()
+    page.locator(".targets .target:not(.source)").first.click()
+    page.wait_for_function(
+        "() => (new URLSearchParams(location.search).get('position') || '').endsWith(' b')"
+    )
+    assert page.locator("#setup-error").is_hidden()
