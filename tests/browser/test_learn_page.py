@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from test_accessibility import AXE, serious_violations
 
-from flipgames.core.lessons import lesson_for
+from flipgames.core.lessons import has_lesson, lesson_for
+from flipgames.core.registry import game_names
 
 SOURCE = ".targets .target.source[data-target='{}']"
 TARGET = ".targets .target:not(.source)[data-target='{}']"
@@ -90,6 +91,38 @@ def test_a_flip_switch_flip_shows_the_lessons_shape(page: Any, arcade: str) -> N
     page.wait_for_selector(".pieces [data-square='b2'][data-shape='heart']")
 
 
+def test_the_checkered_flag_lesson_played_to_the_end_by_mouse(page: Any, arcade: str) -> None:
+    """A chance game's whole lesson: every gear chosen with the mouse, each spin the one the
+    lesson sets, the crash and the finish included."""
+    lesson = lesson_for("checkered-flag")
+    page.goto(f"{arcade}/learn/checkered-flag")
+    for number, step in enumerate(lesson.steps, 1):
+        page.wait_for_function(
+            "text => document.getElementById('step-count').textContent === text",
+            arg=f"Step {number} of {len(lesson.steps)}",
+        )
+        page.locator(f".gear-button[data-gear='{step.solutions[0]}']").click()
+        assert feedback(page, step.done) == step.done
+        if number < len(lesson.steps):
+            page.locator("#next-step").click()
+    page.wait_for_selector("#done:not([hidden])")
+
+
+def test_every_step_of_every_lesson_is_drawn(page: Any, arcade: str) -> None:
+    """Each step picked from the list draws its position (the page fixture fails on any script
+    error), with its goal above the board."""
+    for game in [name for name in game_names() if has_lesson(name)]:
+        lesson = lesson_for(game)
+        page.goto(f"{arcade}/learn/{game}")
+        page.wait_for_selector(".board-svg")
+        for number, step in enumerate(lesson.steps, 1):
+            page.locator(f"#steps li:nth-child({number}) button").click()
+            page.wait_for_function(
+                "text => document.getElementById('goal').textContent === text", arg=step.goal.says
+            )
+            assert page.locator("#board .board-svg").count() == 1
+
+
 def test_the_rules_page_draws_a_diagram_for_every_lesson_step(page: Any, arcade: str) -> None:
     for game in ("flipflop-3x3", "checkered-flag"):
         lesson = lesson_for(game)
@@ -102,6 +135,14 @@ def test_the_rules_page_draws_a_diagram_for_every_lesson_step(page: Any, arcade:
         captions = page.locator(".rule-diagram figcaption b").all_inner_texts()
         assert captions == [step.title for step in lesson.steps]
         assert page.locator(f"a[href='/learn/{game}']").count() >= 1
+
+
+def test_the_rules_page_with_its_diagrams_has_no_serious_violations(
+    audited: Any, arcade: str
+) -> None:
+    audited.goto(f"{arcade}/rules/flip-switch")
+    audited.wait_for_selector(".rule-diagram .board-svg")
+    assert serious_violations(audited) == []
 
 
 def test_the_learn_page_has_no_serious_accessibility_violations(audited: Any, arcade: str) -> None:
