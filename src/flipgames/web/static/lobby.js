@@ -1,9 +1,12 @@
 // The lobby (/): every game with its pitch, art and rules link; a "new game" dialog with the
-// opponent (computer level, friend online, same screen), the seat and the game's rule options
-// as GET /api/games describes them; and the matches this browser has played.
+// opponent (computer level, friend online, same screen, or anyone: a seek posted in the
+// lobby), the seat and the game's rule options as GET /api/games describes them; "Play
+// people" (people.js); and "My games" (my-games.js).
 
 import { api } from "./api.js";
-import { cap, myMatches, outcomeText, rememberMatch } from "./common.js";
+import { cap, rememberMatch } from "./common.js";
+import { listMine } from "./my-games.js";
+import { postSeek, ratedByDefault, startPeople } from "./people.js";
 
 const $ = (selector) => document.getElementById(selector);
 let games = [];
@@ -72,8 +75,10 @@ function option(opt) {
   return field;
 }
 
-function openDialog(game) {
+/** Open the new-game dialog for `game`, with the opponent `mode` chosen when given. */
+function openDialog(game, mode = null) {
   chosen = game;
+  if (mode) document.querySelector(`input[name=mode][value=${mode}]`).checked = true;
   $("new-game-title").textContent = game.title;
   $("new-game-pitch").textContent = game.pitch;
   $("new-game-art").innerHTML = game.art;
@@ -113,17 +118,23 @@ function openDialog(game) {
   // sight (Flip Switch has nine of them).
   $("advanced-rules").hidden = game.options.length === 0;
   $("advanced-rules").open = false;
+  $("rated").checked = ratedByDefault();
   syncMode();
   $("new-game").showModal();
 }
 
 function syncMode() {
   const mode = new FormData($("new-game-form")).get("mode");
+  const people = mode === "online" || mode === "seek";
   $("level-field").hidden = mode !== "ai";
   // Clocks are for two people online: the computer takes no time, one screen has one mover.
-  $("clock-field").hidden = mode !== "online";
-  $("clock-custom").hidden = mode !== "online" || $("clock").value !== "custom";
-  $("seat-field").hidden = mode === "local";
+  $("clock-field").hidden = !people;
+  $("clock-custom").hidden = !people || $("clock").value !== "custom";
+  // A seek's seats are drawn when it is taken, and a stranger's game has no hints.
+  $("seat-field").hidden = mode === "local" || mode === "seek";
+  $("assist-field").hidden = mode === "seek";
+  $("rated-field").hidden = mode !== "seek";
+  $("start").textContent = mode === "seek" ? "Post the seek" : "Start game";
   // Help is on against the computer and off between two people unless the creator turns it
   // on (for both: everyone in the match sees the setting).
   $("assist").checked = mode === "ai";
@@ -142,11 +153,15 @@ async function startGame(event) {
   if (mode === "ai") spec.level = form.get("level");
   if (mode !== "local") spec.seat = Number(form.get("seat"));
   const clock = $("clock").value;
-  if (mode === "online" && clock === "custom") {
+  if ((mode === "online" || mode === "seek") && clock === "custom") {
     spec.clock = { initial: Number($("clock-initial").value), increment: Number($("clock-increment").value) };
-  } else if (mode === "online" && clock) {
+  } else if ((mode === "online" || mode === "seek") && clock) {
     const [initial, increment] = clock.split("+").map(Number);
     spec.clock = { initial, increment };
+  }
+  if (mode === "seek") {
+    await seek({ game: chosen.name, options, clock: spec.clock || null, rated: $("rated").checked });
+    return;
   }
   $("start").disabled = true;
   // The answer comes at once (the computer's first move, if it has one, follows on the game
@@ -174,22 +189,18 @@ async function startGame(event) {
   }
 }
 
-function listMine() {
-  const mine = myMatches();
-  $("mine").hidden = mine.length === 0;
-  $("my-games").replaceChildren(...mine.map((match) => {
-    const item = document.createElement("li");
-    const link = document.createElement("a");
-    const done = match.result && match.result !== "*";
-    link.href = done ? `/replay/${encodeURIComponent(match.id)}` : match.play;
-    link.textContent = match.title || match.game;
-    const detail = document.createElement("span");
-    detail.className = "muted";
-    const mode = { ai: "vs computer", online: "vs friend", local: "same screen" }[match.mode] || "";
-    detail.textContent = ` ${mode} · ${done ? `${outcomeText(match)} · replay` : "in progress · continue"}`;
-    item.append(link, detail);
-    return item;
-  }));
+/** Post the dialog's seek; the dialog closes and the seek shows in "Play people". */
+async function seek(spec) {
+  $("start").disabled = true;
+  try {
+    await postSeek(spec);
+    $("new-game").close();
+    $("people").scrollIntoView({ block: "start" });
+  } catch (err) {
+    $("new-game-error").textContent = err.message;
+  } finally {
+    $("start").disabled = false;
+  }
 }
 
 async function start() {
@@ -202,6 +213,10 @@ async function start() {
   }
   grid.replaceChildren(...games.map(card));
   grid.setAttribute("aria-busy", "false");
+  startPeople(games, {
+    openSeekDialog: (game) => openDialog(game, "seek"),
+    onPlayer: (player) => listMine(player, games),
+  });
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.name === wanted);
   if (game) openDialog(game);
@@ -211,5 +226,4 @@ for (const radio of document.querySelectorAll("input[name=mode]")) radio.addEven
 $("clock").addEventListener("change", syncMode);
 $("new-game-form").addEventListener("submit", startGame);
 $("new-game-close").addEventListener("click", () => $("new-game").close());
-listMine();
 start();
