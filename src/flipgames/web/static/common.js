@@ -23,11 +23,12 @@ export function statusLine(view) {
   const engine = engineStatus(view);
   if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
   // "Player 2 to move · Player 2 to choose a gear" says the name twice: the engine's words,
-  // when they open with the mover's name, already say whose turn it is (in English: the
-  // engines' words are English, so another language keeps its own turn line before them).
-  const mover = (view.players || [])[view.current_player];
-  const named = mover !== undefined && turn === t("status.to_move", { player: cap(mover) });
-  if (named && language() === "en" && engine.toLowerCase().startsWith(mover.toLowerCase())) return engine;
+  // when they open with the mover's name (or the result: "Player 1 wins: crossed the finish
+  // line"), already say it. Only in English: the engines' words are English, so another
+  // language keeps its own line before them.
+  const suffix = " to move";
+  const opening = (turn.endsWith(suffix) ? turn.slice(0, -suffix.length) : turn).toLowerCase();
+  if (language() === "en" && engine.toLowerCase().startsWith(opening)) return engine;
   return `${turn} · ${engine}`;
 }
 
