@@ -7,9 +7,13 @@ playing a move clicked on its board."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+from harness import api
 from pages import create, open_match, play_to_the_end
+from test_accessibility import AXE, serious_violations
 
 from flipgames import make
 from flipgames.solvers import catalog
@@ -41,7 +45,7 @@ def test_a_finished_game_is_reviewed_and_a_point_shows_its_position(page: Any, a
     )
     review = page.request.get(f"{arcade}/api/matches/{created['id']}/review").json()["review"]
     point = review["points"][1]
-    assert page.locator("#review-move").inner_text().startswith(f"1. White: {point['action']}")
+    assert page.locator("#review-move").inner_text().startswith(f"Ply 1 · White: {point['action']}")
     expected = best_moves("flipflop-3x3", [point["action"]])
     assert page.locator("#review-best li").all_inner_texts() == expected
     assert "after " + point["action"] in page.locator("#status-text").inner_text()
@@ -73,6 +77,8 @@ def test_the_analysis_board_takes_a_pasted_position(page: Any, arcade: str) -> N
     )
     assert page.locator("#best-moves li").all_inner_texts() == expected
     assert "exact" in page.locator("#value-source").inner_text()
+    legal = make("flipflop-3x3").from_position(position).legal_actions()
+    assert page.locator("#all-moves li").count() == len(legal)
     # A malformed position: the fault is named and the board stays where it was.
     page.locator("#position-input").fill("rrr/3/R1 w")
     page.locator("#analyse").click()
@@ -86,3 +92,43 @@ def test_the_analysis_board_takes_a_pasted_position(page: Any, arcade: str) -> N
         "() => (new URLSearchParams(location.search).get('position') || '').endsWith(' b')"
     )
     assert page.locator("#setup-error").is_hidden()
+    page.locator("#back").click()
+    page.wait_for_function(
+        "text => new URLSearchParams(location.search).get('position') === text", arg=position
+    )
+
+
+@pytest.fixture(params=["light", "dark"])
+def audited(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page that lets the test inject axe (as in test_accessibility.py), in each theme."""
+    assert AXE.exists(), f"{AXE} is missing: npm install --prefix tests/browser/axe"
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 800}, bypass_csp=True, color_scheme=request.param
+    )
+    yield context.new_page()
+    context.close()
+
+
+def test_the_review_and_the_analysis_board_have_no_serious_violations(
+    audited: Any, arcade: str
+) -> None:
+    created = create(arcade, "flipflop-3x3", mode="local", seed=1)
+    for action in ("b1xb3", "a3xb3"):
+        api(
+            arcade,
+            "POST",
+            f"/api/matches/{created['id']}/actions",
+            {"token": created["token"], "action": action},
+        )
+    api(arcade, "POST", f"/api/matches/{created['id']}/resign", {"token": created["token"]})
+    audited.goto(f"{arcade}/replay/{created['id']}")
+    audited.wait_for_selector("#review-chart .chart-point")
+    audited.locator("#review-chart .chart-point[data-ply='1']").click()
+    audited.wait_for_selector("#review-analyse:not([hidden])")
+    assert serious_violations(audited) == []
+    audited.goto(f"{arcade}/analysis/flipflop-3x3?position=rrr/3/RR%20w")
+    audited.wait_for_selector("#setup-error:not([hidden])")
+    assert serious_violations(audited) == []
+    audited.goto(f"{arcade}/analysis/flipflop-3x3")
+    audited.wait_for_selector("#best-moves li")
+    assert serious_violations(audited) == []

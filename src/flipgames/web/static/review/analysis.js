@@ -15,6 +15,7 @@ let boardName = null;
 let shown = null; // the last answer drawn
 let moves = (query.get("moves") || "").split(/\s+/).filter(Boolean);
 let position = query.get("position") || "";
+const undoStack = []; // earlier set-ups, the latest last
 
 async function fetchAnalysis(setup) {
   const params = new URLSearchParams();
@@ -49,13 +50,12 @@ async function draw(data) {
   const view = data.view;
   if (boardName !== view.board) {
     const module = await loadBoard(view.board);
-    board = module.createBoard($("board"), { seat: view.seat, onAction: play, announce: () => {} });
+    // The first player at the bottom whoever is to move: the board is studied, not played.
+    board = module.createBoard($("board"), { seat: 0, onAction: play, announce: () => {} });
     boardName = view.board;
   }
-  // The board colours each move by its value for the mover, where the values are exact.
-  const sign = data.to_move === 1 ? -1 : 1;
-  const analysis = new Map(data.actions.map((a) => [a.action, { action: a.action, value: sign * (2 * a.value - 1) }]));
-  board.update(view, { interactive: view.legal.length > 0, analysis: analysis.size ? analysis : null, fresh: [], reverse: false });
+  board.update(view, { interactive: view.legal.length > 0, analysis: null, fresh: [], reverse: false });
+  renderActions(data, view.players);
   shown = data;
   document.title = `Analysis: ${view.title} · flipgames arcade`;
   $("analysis-title").textContent = `${view.title} · analysis board`;
@@ -78,7 +78,20 @@ async function draw(data) {
     ? "This game has no position notation (chance decides its positions): set it up by moves from the start."
     : "The position notation: ranks from the last to the first, then the side to move (docs/games).";
   $("moves-input").value = "";
-  $("back").disabled = moves.length === 0;
+  $("back").disabled = undoStack.length === 0;
+}
+
+/** Every legal move with its exact value for the first player, best first for the mover. */
+function renderActions(data, players) {
+  const list = $("all-moves");
+  const sign = data.to_move === 1 ? -1 : 1;
+  const rows = [...data.actions].sort((a, b) => sign * (b.value - a.value));
+  list.replaceChildren(...rows.map((row) => {
+    const item = document.createElement("li");
+    item.textContent = `${row.action}: ${describeValue(row.value, players)}`;
+    return item;
+  }));
+  $("all-moves-title").hidden = rows.length === 0;
 }
 
 async function refresh(setup) {
@@ -101,11 +114,15 @@ function play(action) {
   if (!shown) return;
   const before = { position, moves: [...moves] };
   refresh({ position, moves: [...moves, action] }).then((ok) => {
-    if (ok) undoStack.push(before);
+    if (ok) keep(before);
   });
 }
 
-const undoStack = [];
+/** Remember the set-up before a change, so "Take back a move" can return to it. */
+function keep(before) {
+  undoStack.push(before);
+  $("back").disabled = false;
+}
 
 $("setup").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -114,12 +131,12 @@ $("setup").addEventListener("submit", (event) => {
   const base = shown && shown.position === null ? moves : [];
   const before = { position, moves: [...moves] };
   refresh({ position: typed, moves: [...base, ...extra] }).then((ok) => {
-    if (ok) undoStack.push(before);
+    if (ok) keep(before);
   });
 });
 $("back").addEventListener("click", () => {
   const before = undoStack.pop();
-  if (before) refresh(before);
+  if (before) refresh(before).then(() => { $("back").disabled = undoStack.length === 0; });
   else toast("Nothing to take back.", "info");
 });
 

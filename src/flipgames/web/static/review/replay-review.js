@@ -28,7 +28,7 @@ function showPoint(ply) {
   if (!point) return;
   chart.select(ply);
   const mover = point.by === null || point.by < 0 ? null : review.players[point.by];
-  const move = point.action ? `${point.ply}. ${mover ? `${mover}: ` : "chance: "}${point.action}` : "Start position";
+  const move = point.action ? `Ply ${point.ply} · ${mover ? `${mover}: ` : "chance: "}${point.action}` : "Start position";
   $("review-move").textContent = point.mark ? `${move} · ${point.mark}` : move;
   $("review-move").className = `review-move ${point.mark || ""}`;
   $("review-value").textContent = `${describeValue(point.value, review.players)} (${sourceWords(point.source, point.exact)})`;
@@ -44,7 +44,8 @@ function showPoint(ply) {
 }
 
 function summary() {
-  const words = Object.entries(review.marks).map(([label, count]) => `${count} ${label}${count === 1 ? "" : "s"}`);
+  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+  const words = Object.entries(review.marks).map(([label, count]) => `${count} ${count === 1 ? label : plural[label] || label}`);
   $("review-status").textContent = `Marked: ${words.join(", ")}.`;
 }
 
