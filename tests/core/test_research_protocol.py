@@ -113,7 +113,7 @@ def test_manifests_decide_solvability_and_levels(monkeypatch):
     hard = describe_level(make("rubiks-flip"), "hard")
     # Rubik's Flip is proved, so its hard searches exactly where it can, else alpha-beta.
     assert hard.startswith("exact search wherever it answers in time")
-    assert "compiled alpha-beta" in hard and "0.9 s a move" in hard
+    assert "compiled alpha-beta" in hard and "0.9 CPU s a move" in hard
     assert describe_level(make("flipfour"), "hard").startswith("compiled alpha-beta")
     assert describe_level(make("flip-switch"), "hard").startswith("expectiminimax to depth 8")
     # Without kernels the manifest's budgets for the reference search apply.

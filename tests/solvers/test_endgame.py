@@ -361,11 +361,12 @@ def test_one_piece_too_many_a_capture_into_the_tables_is_valued(table: EndgameTa
     assert took_win >= 30 and avoided >= 10, (took_win, avoided)
 
 
-def test_tables_are_built_on_first_use_with_progress(
+def test_tables_are_never_built_inside_a_move_but_loaded_once_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Nothing is built until a covered position comes; then the build reports progress to
-    the agent's receiver (which ``make_level_agent`` passes on), and the next process loads."""
+    """A covered position before the tables exist is played by the search (nothing is built
+    inside a move); the build (what ``flipgames warmup`` runs) reports progress; then the
+    agent plays from them, and the next process loads them from the cache."""
     monkeypatch.setenv("FLIPGAMES_CACHE", str(tmp_path))
     monkeypatch.setattr(endgame, "_MEMO", {})
     reports: list[tuple[str, int | None, int | None]] = []
@@ -373,13 +374,14 @@ def test_tables_are_built_on_first_use_with_progress(
     def record(message: str, *, done: int | None = None, total: int | None = None) -> None:
         reports.append((message, done, total))
 
-    hard = make_level_agent(GAME, "hard", random.Random(1), progress=record)
-    assert isinstance(hard, EndgameAgent) and hard.progress is record
+    covered = GAME.state_at(1 << 2, 1 << 7, 0, 1)  # Black's rook on c2 captures on c1 and wins
     agent = table_agent(1)
-    agent.progress = record
     agent.choose(GAME.new_initial_state())
-    assert not reports and not endgame.table_path(GAME, PIECES).exists()
-    agent.choose(GAME.state_at(1 << 2, 1 << 7, 0, 1))
+    agent.choose(covered)
+    assert agent.last.value is None and not agent.last.actions
+    assert not endgame.table_path(GAME, PIECES).exists()
+    assert endgame.ready_endgame_table(GAME, PIECES) is None
+    assert endgame.endgame_table(GAME, PIECES, record) is not None
     assert endgame.table_path(GAME, PIECES).exists()
     messages = {message.split(",")[0] for message, _, _ in reports}
     assert messages == {"endgame tables: 2 pieces", "endgame tables: 3 pieces"}
@@ -387,10 +389,13 @@ def test_tables_are_built_on_first_use_with_progress(
         done is not None and total is not None and done <= total for _, done, total in reports
     )
     assert ("endgame tables: 3 pieces, moves", 220_800, 220_800) in reports
+    assert covered.action_to_string(agent.choose(covered)) == "c2xc1"
+    assert agent.last.value == EndgameValue(1, 1)
     monkeypatch.setattr(endgame, "_MEMO", {})
     reports.clear()
-    table_agent(2).choose(GAME.state_at(1 << 2, 1 << 7, 0, 1))
-    assert not reports  # loaded from the cache
+    loaded = table_agent(2)
+    loaded.choose(covered)
+    assert loaded.last.value == EndgameValue(1, 1) and not reports  # loaded from the cache
 
 
 def test_without_the_kernels_there_are_no_tables(monkeypatch: pytest.MonkeyPatch) -> None:

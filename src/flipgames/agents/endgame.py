@@ -20,8 +20,11 @@ certain, if maybe not by the quickest way of all), and captures into lost ending
 from the search as long as any other action remains.
 Elsewhere, and among what is left, the heuristic search plays as usual.
 
-The tables are built (or loaded from the disk cache) the first time the agent meets a covered
-position, reporting to its ``progress``; a position with more pieces costs nothing.
+The tables are loaded from the disk cache the first time the agent meets a covered position
+(a few hundredths of a second), but never built inside a move: a build takes seconds of CPU
+(``flipgames warmup`` builds them, and ``flipgames serve`` runs it in the background at
+start). Until they exist the agent plays the wrapped search everywhere. A position with more
+pieces costs nothing.
 
 >>> import random
 >>> from flipgames import make
@@ -40,11 +43,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
+from flipgames.agents.budget import timing
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent
 from flipgames.core.endgame import EndgameTable, EndgameValue
 from flipgames.core.errors import FlipgamesError
-from flipgames.core.progress import Progress, silent
-from flipgames.solvers.endgame import endgame_kernel, endgame_table
+from flipgames.solvers.endgame import endgame_kernel, ready_endgame_table
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
@@ -132,7 +135,6 @@ class EndgameAgent(Agent):
         game: Game,
         search: KernelAlphaBetaAgent,
         max_pieces: int | None = None,
-        progress: Progress = silent,
     ) -> None:
         super().__init__(rng)
         kernel = endgame_kernel(game)
@@ -142,22 +144,26 @@ class EndgameAgent(Agent):
         self.kernel = kernel
         self.search = search
         self.max_pieces = kernel.endgame_pieces if max_pieces is None else max_pieces
-        self.progress = progress
         self.last = EndgameReport()
 
-    def table(self) -> EndgameTable:
-        """The tables (built or loaded on first use)."""
-        table = endgame_table(self.game, self.max_pieces, self.progress)
-        assert table is not None  # the kernel builds them (checked when the agent was made)
-        return table
+    def table(self) -> EndgameTable | None:
+        """The tables where they are built (loaded on first use), else None."""
+        return ready_endgame_table(self.game, self.max_pieces)
 
     def choose(self, state: State) -> int:
+        # The table work and the search are one move of the search's clock.
+        with timing(self.search.clock):
+            return self._choose(state)
+
+    def _choose(self, state: State) -> int:
         self.last = EndgameReport()
-        if not self.kernel.covers(state, self.max_pieces):
-            if self.kernel.covers(state, self.max_pieces + 1):
-                return self._one_capture_away(state)
+        table = None
+        if self.kernel.covers(state, self.max_pieces + 1):
+            table = self.table()
+        if table is None:
             return self.search.choose(state)
-        table = self.table()
+        if not self.kernel.covers(state, self.max_pieces):
+            return self._one_capture_away(table, state)
         values = action_values(table, state)
         self.last = EndgameReport(table.value(state), values)
         best = best_actions(values)
@@ -167,11 +173,11 @@ class EndgameAgent(Agent):
             return self.search.search(state, only=best).action
         return self.rng.choice(best)
 
-    def _one_capture_away(self, state: State) -> int:
+    def _one_capture_away(self, table: EndgameTable, state: State) -> int:
         """One piece too many for the tables: a capture leads into them, so its value is
         known. A capture into a won ending wins (the quickest is taken); captures into lost
         endings are left out of the search while anything else remains."""
-        values = known_values(self.table(), state)
+        values = known_values(table, state)
         self.last = EndgameReport(None, values)
         wins = {action: value for action, value in values.items() if value.value > 0}
         if wins:

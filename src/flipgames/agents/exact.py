@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from flipgames.agents.base import Agent
+from flipgames.agents.budget import timing
 from flipgames.agents.kernel_mcts import kernel_mcts
 from flipgames.agents.kernel_search import (
     KernelAlphaBetaAgent,
@@ -179,6 +180,11 @@ class ExactSearchAgent(Agent):
         self.watched: dict[tuple[int, ...], bool | None] = {}
 
     def choose(self, state: State) -> int:
+        # One move of the clock for the exact search, the traps and the heuristic search.
+        with timing(self.clock):
+            return self._choose(state)
+
+    def _choose(self, state: State) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

@@ -28,7 +28,7 @@ import weakref
 from typing import IO, Final
 
 from flipgames.agents.base import Agent
-from flipgames.agents.levels import make_level_agent
+from flipgames.agents.levels import Budget, make_level_agent
 from flipgames.core.errors import FlipgamesError, IllegalActionError, NotationError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.progress import Progress, silent
@@ -41,12 +41,21 @@ class EngineError(FlipgamesError):
     """An outside engine could not be started, did not answer, or answered wrongly."""
 
 
-def seat_agent(game: Game, seat: str, rng: random.Random, progress: Progress = silent) -> Agent:
+def seat_agent(
+    game: Game,
+    seat: str,
+    rng: random.Random,
+    progress: Progress = silent,
+    movetime: int | None = None,
+) -> Agent:
     """The agent for an arena seat: a level (``hard``, ``random``, ...) or ``engine:CMD``
-    (``progress`` shows a first exact solve for the perfect level)."""
+    (``progress`` shows a first exact solve for the perfect level). ``movetime``
+    (milliseconds by the wall clock) is every move's budget where given: sent to an engine
+    with each ``go``, given to a level in place of its own (:class:`Budget`)."""
     if seat.startswith(PREFIX):
-        return EngineAgent(rng, game, seat[len(PREFIX) :])
-    return make_level_agent(game, seat, rng, progress)
+        return EngineAgent(rng, game, seat[len(PREFIX) :], movetime=movetime)
+    budget = None if movetime is None else Budget(seconds=movetime / 1000)
+    return make_level_agent(game, seat, rng, progress, budget=budget)
 
 
 class EngineAgent(Agent):

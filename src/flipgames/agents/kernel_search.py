@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from flipgames.agents.base import Agent
+from flipgames.agents.budget import timing
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.kernel import kernel_for
 
@@ -98,17 +99,18 @@ class KernelAlphaBetaAgent(Agent):
         the chosen action and every searched root action's score."""
         from flipgames.kernels.search import iterative_deepening
 
-        return iterative_deepening(
-            self.searcher,
-            state,
-            self.rng,
-            self.depth,
-            self.max_nodes,
-            self.seconds,
-            self.clock,
-            self.depth_step,
-            only,
-        )
+        with timing(self.clock):
+            return iterative_deepening(
+                self.searcher,
+                state,
+                self.rng,
+                self.depth,
+                self.max_nodes,
+                self.seconds,
+                self.clock,
+                self.depth_step,
+                only,
+            )
 
     def choose(self, state: State) -> int:
         return self.search(state).action

@@ -11,13 +11,16 @@ levels are ordered, are in ``docs/ai.md``.
 
 Easy and medium budget iterations and nodes, not seconds, so a seeded game at those levels is
 reproducible on any machine; they take well under a second a move. ``hard`` thinks at most
-:data:`~flipgames.core.manifest.HARD_SECONDS` a move: on the compiled alpha-beta where its
-manifest asks for it and the game has a kernel (FlipFlop of both sizes, FlipFour, Rubik's
-Flip; Rubik's Flip, proved by search, first asks its exact search: agents.exact; FlipFlop
-5x5 plays positions with at most 4 pieces perfectly from endgame tables: agents.endgame),
-else on the reference agents with their node budgets and that deadline, whichever runs out
-first. Tests that need reproducible strong play build the agents with node budgets
-(:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
+:data:`~flipgames.core.manifest.HARD_SECONDS` CPU seconds a move, on any machine and under
+any load (:class:`~flipgames.agents.budget.MoveClock`: CPU time of the thinking thread, with a
+wall-clock cap): on the compiled alpha-beta where its manifest asks for it and the game has a
+kernel (FlipFlop of both sizes, FlipFour, Rubik's Flip; Rubik's Flip, proved by search, first
+asks its exact search: agents.exact; FlipFlop 5x5 plays positions with at most 4 pieces
+perfectly from endgame tables once they are built: agents.endgame), else on the reference
+agents with their node budgets and that deadline, whichever runs out first. A controller may
+give a move another budget (:class:`Budget`: the engine protocol's ``go movetime`` and ``go
+nodes``); the level keeps its algorithm. Tests that need reproducible strong play build the
+agents with node budgets (:class:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent`,
 :class:`~flipgames.agents.search.AlphaBetaAgent`).
 
 >>> import random
@@ -46,6 +49,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from flipgames.agents.base import Agent, RandomAgent
+from flipgames.agents.budget import MoveClock, wall_cap
 from flipgames.agents.endgame import EndgameAgent, endgame_note, has_endgame_tables
 from flipgames.agents.exact import ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
@@ -76,7 +80,7 @@ class LevelUnavailableError(FlipgamesError, ValueError):
 @dataclass(frozen=True)
 class Level:
     """How one level of one game plays: a description and a factory taking the generator and
-    where to report work done on first use (FlipFlop 5x5's ``hard`` builds its endgame tables)."""
+    where to report work done on first use (a solved level's first solve)."""
 
     description: str
     build: Callable[[random.Random, Progress], Agent]
@@ -84,50 +88,106 @@ class Level:
 
 def _budget(spec: LevelSpec) -> str:
     nodes = f", at most {spec.max_nodes:,} nodes" if spec.max_nodes is not None else ""
-    return nodes + (f" and {spec.seconds:g} s a move" if spec.seconds is not None else "")
+    return nodes + (f" and {spec.seconds:g} CPU s a move" if spec.seconds is not None else "")
 
 
-def _level(spec: LevelSpec, game: Game) -> Level:
-    """A manifest's level spec as a description and a factory."""
+@dataclass(frozen=True)
+class Budget:
+    """A budget a controller gives one move in place of the level's own (the engine
+    protocol's ``go movetime`` and ``go nodes``): ``seconds`` by ``clock`` (wall-clock by
+    default, as a controller times its engine) or ``nodes`` (MCTS iterations for an MCTS
+    level, nodes for a search). The level keeps its algorithm, evaluation and depth cap; a
+    level that plays from an exact solution ignores the budget (it needs none)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def __post_init__(self) -> None:
+        if (self.seconds is None) == (self.nodes is None):
+            raise ValueError("a budget is seconds or nodes, one of them")
+
+
+def _level(spec: LevelSpec, game: Game, budget: Budget | None = None) -> Level:
+    """A manifest's level spec as a description and a factory (with ``budget`` in place of
+    the spec's own where given)."""
     if spec.agent == "solved":
-        return _solved_level(spec, game)
+        return _solved_level(spec, game, budget)
     if spec.agent == "mcts":
-        return Level(
-            f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
-            f"{spec.rollout_limit} plies",
-            lambda rng, _: MCTSAgent(
-                rng, iterations=spec.iterations, rollout_limit=spec.rollout_limit
-            ),
-        )
+        return _mcts_level(spec, budget)
     step = ", deepening two plies at a time (odd horizons)" if spec.depth_step == 2 else ""
     if spec.compiled and spec.seconds is not None and has_kernel_search(game):
-        seconds = spec.seconds
-        exact = (
-            "exact search wherever it answers in time, preferring among the drawing moves "
-            "the trap a Monte Carlo or a shallow searcher is likeliest to fall into, else "
-            if alphabeta.is_provable(game)
-            else ""
-        )
-        return Level(
-            f"{exact}compiled alpha-beta (iterative deepening, transposition table, the "
-            f"game's evaluation), {seconds:g} s a move{step}{endgame_note(game)}",
-            lambda rng, progress: compiled_hard(
-                game, rng, seconds, depth_step=spec.depth_step, progress=progress
-            ),
-        )
+        return _compiled_level(spec, game, step, budget)
     if game.has_chance:
         what = f"expectiminimax to depth {spec.depth} (a chance outcome is a ply){_budget(spec)}"
     else:
         what = f"alpha-beta to depth {spec.depth}{_budget(spec)}{step}"
-    return Level(
-        f"{what}, with the game's evaluation",
-        lambda rng, _: AlphaBetaAgent(
+
+    def build(rng: random.Random, _: Progress) -> Agent:
+        if budget is not None:
+            return AlphaBetaAgent(
+                rng,
+                depth=spec.depth,
+                max_nodes=budget.nodes,
+                depth_step=spec.depth_step,
+                seconds=budget.seconds,
+                clock=budget.clock,
+            )
+        return AlphaBetaAgent(
             rng,
             depth=spec.depth,
             max_nodes=spec.max_nodes,
             depth_step=spec.depth_step,
             seconds=spec.seconds,
-        ),
+            clock=time.perf_counter if spec.seconds is None else MoveClock(spec.seconds),
+        )
+
+    return Level(f"{what}, with the game's evaluation", build)
+
+
+def _mcts_level(spec: LevelSpec, budget: Budget | None) -> Level:
+    def build(rng: random.Random, _: Progress) -> Agent:
+        if budget is None:
+            return MCTSAgent(rng, iterations=spec.iterations, rollout_limit=spec.rollout_limit)
+        # MCTSAgent times its seconds by the wall clock, as a controller's movetime is.
+        return MCTSAgent(
+            rng, iterations=budget.nodes, seconds=budget.seconds, rollout_limit=spec.rollout_limit
+        )
+
+    return Level(
+        f"MCTS (UCT), {spec.iterations:,} iterations, random rollouts cut at "
+        f"{spec.rollout_limit} plies",
+        build,
+    )
+
+
+def _compiled_level(spec: LevelSpec, game: Game, step: str, budget: Budget | None) -> Level:
+    assert spec.seconds is not None  # _level checks it
+    seconds = spec.seconds
+    exact = (
+        "exact search wherever it answers in time, preferring among the drawing moves "
+        "the trap a Monte Carlo or a shallow searcher is likeliest to fall into, else "
+        if alphabeta.is_provable(game)
+        else ""
+    )
+
+    def build(rng: random.Random, _: Progress) -> Agent:
+        if budget is None:
+            return compiled_hard(game, rng, seconds, depth_step=spec.depth_step)
+        return compiled_hard(
+            game,
+            rng,
+            budget.seconds,
+            clock=budget.clock,
+            depth_step=spec.depth_step,
+            max_nodes=budget.nodes,
+        )
+
+    return Level(
+        f"{exact}compiled alpha-beta (iterative deepening, transposition table, the "
+        f"game's evaluation), {seconds:g} CPU s a move (at most {wall_cap(seconds):g} s by "
+        f"the wall clock){step}{endgame_note(game)}",
+        build,
     )
 
 
@@ -148,10 +208,11 @@ def _solution_within(game: Game, max_positions: int, progress: Progress) -> Solu
         return None
 
 
-def _solved_level(spec: LevelSpec, game: Game) -> Level:
-    """A level playing from the exact solution where it is small enough, else its fallback."""
+def _solved_level(spec: LevelSpec, game: Game, budget: Budget | None) -> Level:
+    """A level playing from the exact solution where it is small enough, else its fallback
+    (which gets ``budget``; the solution needs none)."""
     assert spec.fallback is not None  # LevelSpec checks it
-    fallback = _level(spec.fallback, game)
+    fallback = _level(spec.fallback, game, budget)
     share = spec.best_share
 
     def build(rng: random.Random, progress: Progress) -> Agent:
@@ -179,22 +240,30 @@ def _solved_level(spec: LevelSpec, game: Game) -> Level:
 def compiled_hard(
     game: Game,
     rng: random.Random,
-    seconds: float,
-    clock: Callable[[], float] = time.perf_counter,
+    seconds: float | None,
+    clock: Callable[[], float] | None = None,
     depth_step: int = 1,
-    progress: Progress = silent,
+    max_nodes: int | None = None,
 ) -> Agent:
-    """``hard`` on the compiled kernel with ``seconds`` a move by ``clock`` (wall-clock; a
-    match at equal CPU time passes ``time.process_time``): the exact search with traps where
-    the game is proved by search (:class:`~flipgames.agents.exact.ExactSearchAgent`), else
-    the compiled alpha-beta, playing from endgame tables where the game has them
-    (:class:`~flipgames.agents.endgame.EndgameAgent`: FlipFlop 5x5 with at most 4 pieces;
-    their first build, on first use, reports to ``progress``)."""
+    """``hard`` on the compiled kernel with ``seconds`` a move by ``clock`` (by default a
+    :class:`~flipgames.agents.budget.MoveClock`: CPU seconds of the thinking thread, capped
+    by the wall clock; a match at equal CPU time may pass ``time.process_time``) or, with
+    ``seconds`` None, ``max_nodes`` a move: the exact search with traps where the game is
+    proved by search (:class:`~flipgames.agents.exact.ExactSearchAgent`), else the compiled
+    alpha-beta, playing from endgame tables where the game has them
+    (:class:`~flipgames.agents.endgame.EndgameAgent`: FlipFlop 5x5 with at most 4 pieces,
+    once ``flipgames warmup`` has built them)."""
+    if clock is None:
+        clock = time.perf_counter if seconds is None else MoveClock(seconds)
     if alphabeta.is_provable(game):
-        return ExactSearchAgent(rng, game, seconds, clock=clock, depth_step=depth_step)
-    search = KernelAlphaBetaAgent(rng, game, seconds=seconds, clock=clock, depth_step=depth_step)
+        return ExactSearchAgent(
+            rng, game, seconds, clock=clock, depth_step=depth_step, max_nodes=max_nodes
+        )
+    search = KernelAlphaBetaAgent(
+        rng, game, seconds=seconds, max_nodes=max_nodes, clock=clock, depth_step=depth_step
+    )
     if has_endgame_tables(game):
-        return EndgameAgent(rng, game, search, progress=progress)
+        return EndgameAgent(rng, game, search)
     return search
 
 
@@ -202,10 +271,11 @@ def compiled_hard(
 _FALLBACK: Final = {"easy": mcts(100), "medium": mcts(1_000), "hard": mcts(10_000)}
 
 
-def _levels(game: Game) -> dict[str, Level]:
-    """The easy, medium and hard levels of ``game``, from its manifest."""
+def _levels(game: Game, budget: Budget | None = None) -> dict[str, Level]:
+    """The easy, medium and hard levels of ``game``, from its manifest (with ``budget`` in
+    place of their own where given)."""
     specs = manifest_of(game).levels if has_manifest(game) else _FALLBACK
-    return {name: _level(spec, game) for name, spec in specs.items()}
+    return {name: _level(spec, game, budget) for name, spec in specs.items()}
 
 
 def levels_for(game: Game) -> list[str]:
@@ -238,23 +308,28 @@ def describe_level(game: Game, level: str) -> str:
 
 
 def make_level_agent(
-    game: Game, level: str, rng: random.Random, progress: Progress = silent
+    game: Game,
+    level: str,
+    rng: random.Random,
+    progress: Progress = silent,
+    budget: Budget | None = None,
 ) -> Agent:
-    """An agent playing ``game`` at ``level`` (or ``random``), using ``rng`` for its choices.
+    """An agent playing ``game`` at ``level`` (or ``random``), using ``rng`` for its choices,
+    with ``budget`` a move in place of the level's own where given (:class:`Budget`).
 
     Raises :class:`UnknownAgentError` for a name that is no level and
     :class:`LevelUnavailableError` for ``perfect`` on a game that is not solved; both name the
     levels that exist. ``perfect`` solves the game first if no solution is cached, reporting
-    to ``progress``; so does FlipFlop 5x5's ``hard`` when it first builds its endgame tables.
+    to ``progress``, as does a level playing from a solution (Checkered Flag's ``hard``).
     """
     _check_level(game, level)
     if level == "random":
         return RandomAgent(rng)
     if level == "perfect" and not is_solved(game):
-        return ProofAgent(rng, game, _levels(game)["hard"].build(rng, progress))
+        return ProofAgent(rng, game, _levels(game, budget)["hard"].build(rng, progress))
     if level == "perfect":
         return PerfectAgent(rng, catalog.solution(game, progress))
-    return _levels(game)[level].build(rng, progress)
+    return _levels(game, budget)[level].build(rng, progress)
 
 
 def _check_level(game: Game, level: str) -> None:

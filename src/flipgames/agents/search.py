@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from flipgames.agents.base import Agent
+from flipgames.agents.budget import timing
 from flipgames.core.game import State
 
 WIN = 10_000.0
@@ -120,6 +121,10 @@ class AlphaBetaAgent(Agent):
         """Search ``state`` (a player node) and return the best action with its score."""
         if state.is_terminal() or state.is_chance_node():
             raise ValueError("search needs a state where a player is to move")
+        with timing(self.clock):
+            return self._search(state)
+
+    def _search(self, state: State) -> SearchResult:
         self._table = {}
         self._history = {}
         self._nodes = self.last_nodes = 0

@@ -14,28 +14,28 @@ from flipgames.core.game import Game
 
 
 def cmd_arena(args: argparse.Namespace, game: Game) -> int:
-    # Check both levels first, so a bad one fails before any game is played; then build one
-    # of each, which announces and shows a first exact solve (the perfect level) and starts
-    # an outside engine (engine:CMD) once, so one that does not start fails here too.
+    # Check both levels first, so a bad one fails before any game is played; then build each
+    # level once, which announces and shows a first exact solve (the perfect level). An
+    # outside engine (engine:CMD) is started only to play: one that does not start stops the
+    # first game with the reason.
     for level in (args.a, args.b):
         if not level.startswith(PREFIX):
             check_level(game, level)
     for level in (args.a, args.b):
-        if level.startswith(PREFIX):
-            seat_agent(game, level, random.Random(0))
-        else:
+        if not level.startswith(PREFIX):
             level_agent(game, level, random.Random(0), quiet=args.json or args.quiet)
+    movetime = args.movetime
     with TerminalProgress.for_command(json=args.json, quiet=args.quiet) as progress:
         result = play_match(
             game,
-            lambda rng: seat_agent(game, args.a, rng, progress),
-            lambda rng: seat_agent(game, args.b, rng, progress),
+            lambda rng: seat_agent(game, args.a, rng, progress, movetime),
+            lambda rng: seat_agent(game, args.b, rng, progress, movetime),
             games=args.games,
             seed=args.seed,
             progress=progress,
         )
     if args.json:
-        print(json.dumps({**result.to_json(), "a": args.a, "b": args.b}))
+        print(json.dumps({**result.to_json(), "a": args.a, "b": args.b, "movetime": movetime}))
         return 0
     low, high = result.interval
     print(
@@ -43,5 +43,6 @@ def cmd_arena(args: argparse.Namespace, game: Game) -> int:
     )
     print(f"  A wins {result.wins}, draws {result.draws}, loses {result.losses}")
     print(f"  A's score {result.score:.3f}, 95% interval {low:.3f} to {high:.3f} (Wilson)")
-    print(f"  seed {args.seed}, {result.seconds:.1f} s")
+    budget = f", {movetime} ms a move" if movetime is not None else ""
+    print(f"  seed {args.seed}{budget}, {result.seconds:.1f} s")
     return 0

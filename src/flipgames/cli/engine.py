@@ -1,9 +1,12 @@
 """``flipgames engine``: speak the flipgames engine protocol on stdin and stdout.
 
 The protocol (docs/engine-protocol.md) is line based, like UCI for chess: a controller sends
-``hello``, ``newgame GAME [name=value ...]``, ``position moves ...`` and ``go [movetime MS |
-nodes N]``; the engine answers ``bestmove ACTION``. Every problem is one ``error ...`` line
-and changes nothing; the engine keeps running until ``quit`` or the end of its input.
+``hello``, ``newgame GAME [name=value ...]``, ``position [startpos | fen TEXT] [moves ...]``
+and ``go [movetime MS | nodes N]``; the engine answers ``bestmove ACTION``, choosing at its
+level (a budget replaces the level's own, the level keeps its algorithm). Every problem is
+one ``error ...`` line and changes nothing (an unknown ``setoption`` name is ignored with an
+``info string`` line, as UCI engines do); the engine keeps running until ``quit`` or the end
+of its input.
 
 >>> import io
 >>> out = io.StringIO()
@@ -23,8 +26,7 @@ from typing import Any, TextIO
 
 from flipgames import __version__
 from flipgames.agents.base import Agent
-from flipgames.agents.levels import LEVELS, levels_for, make_level_agent
-from flipgames.agents.mcts import MCTSAgent
+from flipgames.agents.levels import LEVELS, Budget, levels_for, make_level_agent
 from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
@@ -75,9 +77,18 @@ class Engine:
         return ["readyok"]
 
     def cmd_setoption(self, rest: list[str]) -> list[str]:
-        if len(rest) != 4 or rest[0] != "name" or rest[2] != "value":
+        if rest[:1] != ["name"] or len(rest) < 2 or rest[1] == "value":
             raise ProtocolError("write setoption name level value hard (or name seed value 7)")
-        name, value = rest[1], rest[3]
+        # As UCI has it: the name is the words up to "value", the value the words after.
+        split = rest.index("value") if "value" in rest else len(rest)
+        name, value = " ".join(rest[1:split]), " ".join(rest[split + 1 :])
+        if name not in ("level", "seed"):
+            # A controller may send options meant for other engines: UCI engines ignore them.
+            return [
+                f"info string unknown option {quote(name)} ignored: the options are level and seed"
+            ]
+        if not value:
+            raise ProtocolError(f"setoption name {name} needs a value")
         if name == "level":
             if value != "random" and value not in LEVELS:
                 raise ProtocolError(
@@ -86,13 +97,11 @@ class Engine:
             if self.state is not None:
                 _check_level(self.state.game, value)
             self.level = value
-        elif name == "seed":
+        else:
             try:
                 self.rng = random.Random(int(value))
             except ValueError:
                 raise ProtocolError(f"seed must be an integer, not {quote(value)}") from None
-        else:
-            raise ProtocolError(f"unknown option {quote(name)}: the options are level and seed")
         return []
 
     def cmd_newgame(self, rest: list[str]) -> list[str]:
@@ -101,15 +110,21 @@ class Engine:
         game = make(rest[0], parse_option_pairs(rest[1:]))
         _check_level(game, self.level)
         self.state = game.new_initial_state()
+        _load_kernels(game, self.level)
         return []
 
     def cmd_position(self, rest: list[str]) -> list[str]:
-        state = self._require_game().game.new_initial_state()
-        if rest and rest[0] == "startpos":
-            rest = rest[1:]
-        if rest and rest[0] != "moves":
-            raise ProtocolError("write position moves A1 A2 ... (or just position)")
-        for index, text in enumerate(rest[1:]):
+        game = self._require_game().game
+        split = rest.index("moves") if "moves" in rest else len(rest)
+        start, moves = rest[:split], rest[split + 1 :]
+        if start[:1] == ["startpos"] and len(start) == 1:
+            start = []
+        elif start[:1] == ["fen"]:
+            start = start[1:]
+            if not start:
+                raise ProtocolError("write position fen TEXT [moves A1 A2 ...]")
+        state = game.from_position(" ".join(start)) if start else game.new_initial_state()
+        for index, text in enumerate(moves):
             try:
                 state = state.apply(state.parse_action(text))
             except FlipgamesError as exc:
@@ -141,14 +156,31 @@ class Engine:
             raise ProtocolError(f"{rest[0]} must be a whole number, not {quote(rest[1])}") from None
         if amount < 1:
             raise ProtocolError(f"{rest[0]} must be at least 1, not {amount}")
-        if rest[0] == "movetime":
-            return MCTSAgent(self.rng, iterations=None, seconds=amount / 1000)
-        return MCTSAgent(self.rng, iterations=amount)
+        # The level's own algorithm under the controller's budget (a movetime is wall-clock
+        # milliseconds, as a controller times its engine).
+        budget = Budget(seconds=amount / 1000) if rest[0] == "movetime" else Budget(nodes=amount)
+        return make_level_agent(game, self.level, self.rng, budget=budget)
 
     def _require_game(self) -> State:
         if self.state is None:
             raise ProtocolError("no game: send newgame GAME first")
         return self.state
+
+
+def _load_kernels(game: Game, level: str) -> None:
+    """Load the compiled code ``level`` runs in ``game`` (from numba's disk cache; compiled
+    there on a machine that never ran ``flipgames warmup``) with a search of a few nodes, so
+    the first ``go movetime`` spends its time searching (a UCI engine readies itself before
+    it answers ``isready``). ``perfect`` and ``random`` are left alone: a first solve can
+    take minutes, and random has nothing to load."""
+    if level in ("random", "perfect"):
+        return
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    if not state.is_terminal():
+        agent = make_level_agent(game, level, random.Random(0), budget=Budget(nodes=50))
+        agent.choose(state)
 
 
 def _check_level(game: Game, level: str) -> None:

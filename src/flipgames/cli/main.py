@@ -34,6 +34,7 @@ from flipgames.cli.progress import TerminalProgress
 from flipgames.cli.puzzle import add_puzzle_command
 from flipgames.cli.serve import add_serve_command
 from flipgames.cli.simulate import add_simulate_arguments, cmd_simulate
+from flipgames.cli.warmup import add_warmup_command
 from flipgames.core.errors import FlipgamesError, PositionError, quote, quote_path
 from flipgames.core.game import Game, State
 from flipgames.core.options import parse_option_pairs
@@ -434,6 +435,13 @@ def _add_analysis_commands(sub: Any) -> None:
     p.add_argument("--b", default="random", metavar="LEVEL", help="agent B (default random)")
     p.add_argument("--games", type=_count(1), default=20, help="number of games (default 20)")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    p.add_argument(
+        "--movetime",
+        type=_count(1),
+        metavar="MS",
+        help="milliseconds a move for both seats, by the wall clock (an outside engine is "
+        "sent go movetime MS; a level thinks that long by its own algorithm)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=lambda a: cmd_arena(a, _game(a)))
@@ -468,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_admin_command(sub)
     add_bench_command(sub)
     add_engine_command(sub)
+    add_warmup_command(sub)
     return parser
 
 

@@ -121,3 +121,21 @@ def endgame_table(
             table = kernel.endgame_table(layers)
         _MEMO[memo_key] = table
     return _MEMO[memo_key]
+
+
+def ready_endgame_table(game: Game, max_pieces: int | None = None) -> EndgameTable | None:
+    """The tables :func:`endgame_table` would return where they are loaded or in the disk
+    cache (loading them, a few hundredths of a second for *hard*'s), else None: never builds
+    (a build takes seconds; ``flipgames warmup`` does it)."""
+    kernel = endgame_kernel(game)
+    if kernel is None:
+        return None
+    pieces = kernel.endgame_pieces if max_pieces is None else max_pieces
+    path = table_path(game, pieces)
+    memo_key = (game.name, str(path), pieces)
+    if memo_key not in _MEMO:
+        table = _load(kernel, path, pieces)
+        if table is None:
+            return None
+        _MEMO[memo_key] = table
+    return _MEMO[memo_key]

@@ -1,0 +1,135 @@
+"""CPU time of ``hard`` moves against their budget: p50, p95 and p100 per game.
+
+Run: ``.venv/bin/python bench/bench_budget.py [--games NAME ...] [--moves 200]
+[--max-plies 120] [--seed 1] [--level hard] [--keep]``.
+
+For each game it plays ``hard`` against ``hard`` (seeded, seats alternating, chance drawn
+from a seeded generator) until ``--moves`` moves have been timed, each game cut after
+``--max-plies`` plies so the moves come from many games. Every move is timed as the web
+arcade and ``flipgames engine`` make it: a fresh agent built for the move (what a web AI
+worker does for each job), then its ``choose``; the CPU seconds of this thread
+(``time.thread_time``, the clock ``hard``'s budget is counted in) and the wall seconds of
+both. ``--keep`` keeps one agent per side for the whole game instead (as the arena does).
+
+Before timing, ``flipgames warmup`` work is done in-process (compiled kernels, tables), so a
+first compile is not counted: that is the warmup's cost, not a move's
+(:mod:`flipgames.cli.warmup`).
+
+It prints one Markdown row per game: moves timed, the budget, the CPU seconds of a move at
+p50 / p95 / p100 and p100 as a multiple of the budget, the slowest wall seconds, and the game
+and ply of the move with the most CPU (to replay it). The target: p100 at most 1.5x the
+budget. CPU time depends little on the machine's load; the wall seconds do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from _common import cpu_name
+from flipgames import game_names, make
+from flipgames.agents.base import Agent
+from flipgames.agents.levels import levels_for, make_level_agent
+from flipgames.cli.warmup import warm_game
+from flipgames.core.game import Game, sample_chance
+from flipgames.core.manifest import manifest_of
+
+
+@dataclass
+class Timings:
+    """The moves timed in one game: CPU and wall seconds, and where each was played."""
+
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    where: list[tuple[int, int]] = field(default_factory=list)
+
+
+def budget_of(game: Game, level: str) -> float:
+    """The level's budget in seconds a move (its manifest's, or its fallback's)."""
+    spec = manifest_of(game).levels[level]
+    seconds = spec.seconds if spec.fallback is None else spec.fallback.seconds
+    if seconds is None:
+        raise SystemExit(f"{game.name}'s {level} has no time budget")
+    return seconds
+
+
+def time_game(
+    game: Game, level: str, seed: int, index: int, max_plies: int, keep: bool, timings: Timings
+) -> None:
+    """Play one game of ``level`` against itself, timing every move into ``timings``."""
+    agents: dict[int, Agent] = {}
+    chance = random.Random(f"{seed}:{index}:chance")
+    state = game.new_initial_state()
+    while not state.is_terminal() and len(state.history) < max_plies:
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, chance))
+            continue
+        player = state.current_player
+        rng = random.Random(f"{seed}:{index}:{player}:{len(state.history) if not keep else 0}")
+        cpu, wall = time.thread_time(), time.perf_counter()
+        if not keep or player not in agents:
+            agents[player] = make_level_agent(game, level, rng)
+        action = agents[player].choose(state)
+        timings.cpu.append(time.thread_time() - cpu)
+        timings.wall.append(time.perf_counter() - wall)
+        timings.where.append((index, len(state.history)))
+        state = state.apply(action)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=list(game_names()), choices=game_names())
+    parser.add_argument("--moves", type=int, default=200, help="moves timed per game")
+    parser.add_argument("--max-plies", type=int, default=120, help="plies a game at most")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--keep", action="store_true", help="one agent per side a game")
+    args = parser.parse_args()
+    print(
+        f"# {cpu_name()}, {os.cpu_count()} cores, CPython {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f}; {args.level}, {args.moves} moves a game, "
+        f"games cut at {args.max_plies} plies, seed {args.seed}, "
+        f"{'one agent a game' if args.keep else 'a fresh agent a move'}",
+        flush=True,
+    )
+    print(
+        "| game | moves | budget CPU s | CPU s p50 / p95 / p100 | p100 / budget | "
+        "wall s p100 | slowest (game, ply) |"
+    )
+    print("| --- | ---: | ---: | --- | ---: | ---: | --- |")
+    for name in args.games:
+        game = make(name)
+        if args.level not in levels_for(game):
+            continue
+        budget = budget_of(game, args.level)
+        warm_game(game)
+        timings, index = Timings(), 0
+        while len(timings.cpu) < args.moves:
+            time_game(game, args.level, args.seed, index, args.max_plies, args.keep, timings)
+            index += 1
+        cpu = timings.cpu[: args.moves]
+        top = max(range(len(cpu)), key=cpu.__getitem__)
+        print(
+            f"| {name} | {len(cpu)} | {budget:g} | {statistics.median(cpu):.3f} / "
+            f"{percentile(cpu, 0.95):.3f} / {cpu[top]:.3f} | {cpu[top] / budget:.2f} | "
+            f"{max(timings.wall[: args.moves]):.2f} | {timings.where[top]} |",
+            flush=True,
+        )
+    print(f"# load average at the end {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
