@@ -45,7 +45,9 @@ def feedback(page: Any, starts: str) -> str:
 
 def test_the_flipflop_3x3_lesson_played_to_the_end_by_mouse(page: Any, arcade: str) -> None:
     lesson = lesson_for("flipflop-3x3")
-    page.goto(f"{arcade}/learn/flipflop-3x3")
+    page.goto(f"{arcade}/")
+    page.locator(".game-card[data-game='flipflop-3x3'] a.learn-link").click()
+    page.wait_for_url("**/learn/flipflop-3x3")
     page.wait_for_selector(".board-svg")
     assert page.locator("#learn-tabs a").count() == 6
     assert page.locator("#steps li").count() == len(lesson.steps)

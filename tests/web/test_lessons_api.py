@@ -25,6 +25,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def test_the_list_names_every_game_with_a_lesson(client: TestClient) -> None:
+    games = client.get("/api/games").json()
+    assert [game["name"] for game in games if game["lesson"]] == GAMES
     listed = client.get("/api/lessons").json()
     assert [entry["name"] for entry in listed] == GAMES
     assert all(entry["steps"] == len(lesson_for(entry["name"]).steps) for entry in listed)

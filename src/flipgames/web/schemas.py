@@ -168,6 +168,7 @@ class GameInfo(BaseModel):
     options: list[OptionInfo]
     levels: list[str]
     solved: bool
+    lesson: bool = Field(False, description="the game has a lesson to learn it: /learn/{name}")
     engines: list[str] = Field(
         default_factory=list,
         description="outside engines the operator registered for this game: level engine:NAME",

@@ -51,6 +51,7 @@ def list_games(service: Service) -> list[schemas.GameInfo]:
                 options=options,
                 levels=service.solutions.levels(game),
                 solved=service.solutions.ready(game),
+                lesson=manifest.lesson is not None,
                 engines=[e.name for e in service.engines.values() if name in e.games],
             )
         )

@@ -37,6 +37,14 @@ function card(game) {
   rules.href = `/rules/${encodeURIComponent(game.name)}`;
   rules.innerHTML = `Rules<span class="sr-only"></span>`;
   rules.querySelector(".sr-only").textContent = ` of ${game.title}`;
+  if (game.lesson) {
+    const learn = document.createElement("a");
+    learn.className = "rules-link learn-link";
+    learn.href = `/learn/${encodeURIComponent(game.name)}`;
+    learn.innerHTML = `Learn<span class="sr-only"></span>`;
+    learn.querySelector(".sr-only").textContent = ` to play ${game.title}`;
+    rules.after(learn);
+  }
   item.querySelector(".play").addEventListener("click", () => openDialog(game));
   return item;
 }
