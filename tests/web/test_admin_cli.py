@@ -159,6 +159,34 @@ def test_a_url_that_names_no_database_is_an_error() -> None:
     one_line_error(admin("disable", "Ada", "--db", "nonsense"), 1, "--db", "cannot open")
 
 
+def test_running_servers_send_the_chat_again_without_removed_lines(
+    postgres_url: str, schema_url: str
+) -> None:
+    """On PostgreSQL an open page is sent its room's lines again, without the removed ones."""
+    with TestClient(create_app(Settings(database_url=schema_url))) as client:
+        mallory, ada = account(client, "Mallory"), account(client, "Ada")
+        created = client.post(
+            "/api/matches", json={"game": "flipflop-3x3", "mode": "online"}, headers=mallory
+        ).json()
+        match_id, invite = created["id"], created["links"]["invite"].split("token=")[1]
+        spam = f"/ws/matches/{match_id}?chat=true&token={created['token']}"
+        reader = f"/ws/matches/{match_id}?chat=true&token={invite}"
+        with (
+            client.websocket_connect(spam, headers=mallory) as writer,
+            client.websocket_connect(reader, headers=ada) as socket,
+        ):
+            for text, who in (("buy cheap", writer), ("good game", socket)):
+                who.send_text(json.dumps({"type": "chat", "text": text}))
+                chats = 0
+                while chats < 1 + (text == "buy cheap"):  # after the history, the line
+                    chats += socket.receive_json()["type"] == "chat"
+            assert admin("remove-lines", "Mallory", "--db", schema_url).returncode == 0
+            while (message := socket.receive_json())["type"] != "chat":
+                pass
+            assert message["history"] is True
+            assert [line["text"] for line in message["lines"]] == ["good game"]
+
+
 def test_running_servers_lobbies_drop_a_disabled_players_seeks(
     postgres_url: str, schema_url: str
 ) -> None:

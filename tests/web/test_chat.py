@@ -67,10 +67,12 @@ def say(socket: Any, text: str, **extra: Any) -> None:
     socket.send_text(json.dumps({"type": "chat", "text": text, **extra}))
 
 
-def said(socket: Any) -> list[tuple[str, str | None, int | None, str]]:
-    """The next chat message's lines as (room, name, seat, text)."""
+def said(socket: Any, history: bool | None = None) -> list[tuple[str, str | None, int | None, str]]:
+    """The next chat message's lines as (room, name, seat, text); with ``history``, the
+    message must (or must not) be a history."""
     message = next_chat(socket)
     assert message["type"] == "chat", message
+    assert history is None or message["history"] == history, message
     return [(x["room"], x["name"], x["seat"], x["text"]) for x in message["lines"]]
 
 
@@ -85,15 +87,15 @@ def test_players_talk_privately_and_a_reconnect_shows_the_history(client: TestCl
     ada = guest(client, "Ada")
     match_id, white, black = online_match(client)
     with connect(client, match_id, white, **ada) as first, connect(client, match_id, black) as two:
-        assert said(first) == [] and said(two) == []  # the (empty) histories
+        assert said(first, history=True) == [] and said(two, history=True) == []
         say(first, "good luck")
         line = ("players", "Ada", 0, "good luck")
-        assert said(first) == [line] and said(two) == [line]
+        assert said(first, history=False) == [line] and said(two, history=False) == [line]
         say(two, "<b>you too</b>")  # a seat link with no session: the seat, no name
         reply = ("players", None, 1, "<b>you too</b>")
         assert said(first) == [reply] and said(two) == [reply]
     with connect(client, match_id, black) as again, connect(client, match_id) as spectator:
-        assert said(again) == [line, reply]
+        assert said(again, history=True) == [line, reply]
         assert said(spectator) == []  # the players' room is not the spectators'
 
 

@@ -12,7 +12,8 @@ name is then acted on (their lines stay theirs).
   servers are told, so the seeks leave every lobby page at once);
 - enable: they may sign in again;
 - remove-lines: every chat line of theirs is marked removed: kept for the record, never sent
-  again (a page open now keeps the lines it was sent until it is reloaded).
+  again (on PostgreSQL the running servers send the open pages their rooms' lines again,
+  without them; on SQLite a page open now keeps what it was sent until it is reloaded).
 
 >>> from flipgames.web.db import make_engine, migrate
 >>> from flipgames.web.community.identity import Identity
@@ -35,6 +36,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, func, select, text, update
 
 from flipgames.core.errors import FlipgamesError
+from flipgames.web.community.chat import CHANNEL as CHAT_CHANNEL
+from flipgames.web.community.chat import announce_history
 from flipgames.web.community.chat import remove_lines as remove_chat_lines
 from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
 from flipgames.web.community.lobby_schemas import Event, announcement
@@ -113,11 +116,15 @@ def enable(engine: Engine, name: str) -> str:
 
 
 def remove_lines(engine: Engine, name: str) -> str:
-    """Remove every chat line of the player called ``name``; what was done, in words."""
+    """Remove every chat line of the player called ``name``; what was done, in words. On
+    PostgreSQL the running servers send the matches' chat histories again, without them."""
+    channel = scoped_channel(CHAT_CHANNEL, engine) if _announces(engine) else ""
     with engine.begin() as connection:
         found = find(connection, name)
-        removed = sum(remove_chat_lines(connection, row.id) for row in found)
-    return f"removed {_plural(removed, 'chat line')} of {found[0].name}"
+        matches = [m for row in found for m in remove_chat_lines(connection, row.id)]
+        for match_id in sorted(set(matches)) if channel else ():
+            announce_history(connection, channel, ORIGIN, match_id)
+    return f"removed {_plural(len(matches), 'chat line')} of {found[0].name}"
 
 
 def _announces(engine: Engine) -> bool:

@@ -45,6 +45,8 @@ from flipgames.web.errors import ApiError
 #: The PostgreSQL channel new lines are announced on (payload ``origin:match_id/number``;
 #: app.py scopes it to the arcade's schema as the lobby's is).
 CHANNEL = "flipgames_chat"
+#: In place of a number: the match's lines were removed, send its rooms' histories again.
+HISTORY = "history"
 #: The longest line, in characters once cleaned.
 MAX_CHARS = 140
 #: At most this many lines per writer...
@@ -315,12 +317,18 @@ def _check_rate(connection: Connection, match_id: str, who: Writer, now: datetim
     )
 
 
-def remove_lines(connection: Connection, player_id: str) -> int:
-    """Mark every line of a player removed (kept for the record, never shown again); how
-    many were."""
-    changed = connection.execute(
-        update(chat_lines)
-        .where(chat_lines.c.player_id == player_id, chat_lines.c.removed.is_(False))
-        .values(removed=True)
+def remove_lines(connection: Connection, player_id: str) -> list[str]:
+    """Mark every line of a player removed (kept for the record, never shown again): the
+    match of each line removed."""
+    mine = (chat_lines.c.player_id == player_id) & chat_lines.c.removed.is_(False)
+    matches = list(connection.execute(select(chat_lines.c.match_id).where(mine)).scalars())
+    connection.execute(update(chat_lines).where(mine).values(removed=True))
+    return matches
+
+
+def announce_history(connection: Connection, channel: str, origin: str, match_id: str) -> None:
+    """Have the servers on ``channel`` send ``match_id``'s chat histories again (PostgreSQL)."""
+    connection.execute(
+        text("SELECT pg_notify(:channel, :payload)"),
+        {"channel": channel, "payload": f"{origin}:{match_id}/{HISTORY}"},
     )
-    return int(changed.rowcount)

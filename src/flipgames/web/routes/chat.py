@@ -2,8 +2,10 @@
 socket's history, a line a socket writes, and lines written on other server processes.
 
 Messages (server to client, on a socket opened with ``?chat=true``): ``{"type": "chat",
-"lines": [ChatLine, ...]}``, first the room's history, then each new line of the socket's
-room; a refused line is answered
+"history": true, "lines": [ChatLine, ...]}``, the room's history (on joining, and again
+whenever the operator removes lines: it replaces what the client shows), then ``{"type":
+"chat", "history": false, "lines": [ChatLine]}`` for each new line of the socket's room; a
+refused line is answered
 ``{"type": "error", "error": {"code", "message"}}`` as a refused action is.
 """
 
@@ -17,11 +19,11 @@ from fastapi import FastAPI
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from flipgames.web.community.chat import Chat, ChatLine, ChatRequest, Room, writer
+from flipgames.web.community.chat import HISTORY, Chat, ChatLine, ChatRequest, Room, writer
 from flipgames.web.community.identity import Session
 from flipgames.web.errors import ApiError
 from flipgames.web.matches import Loaded, MatchService, Viewer
-from flipgames.web.ws import Hub
+from flipgames.web.ws import Connection, Hub
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ async def send_history(websocket: WebSocket, loaded: Loaded, viewer: Viewer) -> 
         return
     chat: Chat = websocket.app.state.chat
     lines = await run_in_threadpool(chat.history, loaded.match.id, room_of(viewer))
-    await websocket.send_text(_message(lines))
+    await websocket.send_text(_message(lines, history=True))
 
 
 async def say(
@@ -69,8 +71,7 @@ async def say(
 
 async def deliver(hub: Hub, match_id: str, line: ChatLine) -> None:
     """Send ``line`` to the sockets of its room on this process."""
-    players = line.room == "players"
-    await hub.send_where(match_id, _message([line]), lambda c: c.chat and bool(c.viewer) == players)
+    await hub.send_where(match_id, _message([line]), _reads(line.room))
 
 
 def heard(app: FastAPI) -> Callable[[str], Awaitable[None]]:
@@ -80,14 +81,29 @@ def heard(app: FastAPI) -> Callable[[str], Awaitable[None]]:
 
     async def announced(payload: str) -> None:
         match_id, _, number = payload.rpartition("/")
-        if not match_id or not number.isdigit():
-            return
-        line = await run_in_threadpool(chat.line, match_id, int(number))
-        if line is not None:
-            await deliver(hub, match_id, line)
+        if match_id and number == HISTORY:
+            await _send_histories(chat, hub, match_id)
+        elif match_id and number.isdigit():
+            line = await run_in_threadpool(chat.line, match_id, int(number))
+            if line is not None:
+                await deliver(hub, match_id, line)
 
     return announced
 
 
-def _message(lines: list[ChatLine]) -> str:
-    return json.dumps({"type": "chat", "lines": [line.model_dump() for line in lines]})
+async def _send_histories(chat: Chat, hub: Hub, match_id: str) -> None:
+    """Send each room's history again to its sockets here (lines were removed)."""
+    for room in ("players", "spectators"):
+        lines = await run_in_threadpool(chat.history, match_id, room)
+        await hub.send_where(match_id, _message(lines, history=True), _reads(room))
+
+
+def _reads(room: Room) -> Callable[[Connection], bool]:
+    """Whether a connection reads ``room``'s lines."""
+    players = room == "players"
+    return lambda connection: connection.chat and bool(connection.viewer) == players
+
+
+def _message(lines: list[ChatLine], *, history: bool = False) -> str:
+    body = {"type": "chat", "history": history, "lines": [line.model_dump() for line in lines]}
+    return json.dumps(body)

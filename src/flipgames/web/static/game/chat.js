@@ -1,9 +1,9 @@
 // The game page's chat (online matches): the players' room for the two seats, the
 // spectators' room for everyone else (the server sends each socket its own room only: see
 // docs/web-players.md, "Chat"). Lines come over the match's WebSocket, opened with
-// ?chat=true; the first chat message after each (re)connection is the room's history, so it
-// replaces what the panel shows. Every line is set as text (never as HTML, and a link stays
-// text). Mute hides the other side's lines: the opponent's for a player, the spectators'
+// ?chat=true; a history message (on each (re)connection, and when the operator removed lines)
+// replaces what the panel shows. Signing in or out on the page opens the socket again, so the
+// server knows who writes. Every line is set as text (never as HTML, and a link stays text). Mute hides the other side's lines: the opponent's for a player, the spectators'
 // room for a spectator; it is kept in localStorage per match.
 
 import { LiveMatch } from "../api.js";
@@ -37,7 +37,6 @@ class ChattingMatch extends LiveMatch {
   connect() {
     super.connect();
     const socket = this.socket;
-    let history = true;
     socket.addEventListener("message", (event) => {
       let message;
       try {
@@ -45,10 +44,16 @@ class ChattingMatch extends LiveMatch {
       } catch {
         return;
       }
-      if (message.type !== "chat" || this.socket !== socket) return;
-      this.onChat(message.lines, history);
-      history = false;
+      if (message.type === "chat" && this.socket === socket) this.onChat(message.lines, message.history);
     });
+  }
+
+  /** Open a new socket (the handshake carries the session cookie as it is now), then close
+   * the old one, whose close is then ignored. */
+  renew() {
+    const old = this.socket;
+    this.connect();
+    if (old) old.close();
   }
 
   /** Send a line; false when the socket is not open. */
@@ -124,6 +129,8 @@ function wireChat(live) {
   $("chat-input").addEventListener("input", () => {
     $("chat-status").textContent = "";
   });
+  // identity.js announces every sign-in and sign-out (and who is signed in, once loaded).
+  document.addEventListener("flipgames:identity", () => live.renew());
   $("chat-mute").addEventListener("click", () => {
     if (muted()) localStorage.removeItem(muteKey);
     else localStorage.setItem(muteKey, "1");
