@@ -53,3 +53,34 @@ def test_seats_on_other_processes_come_and_go_and_expire() -> None:
     with ThreadPoolExecutor(1) as thread:
         thread.submit(asyncio.run, scenario()).result()
     assert told == ["m1", "m1", "m1", "m1"]
+
+
+def test_spectators_on_other_processes_are_counted_until_they_leave_or_expire() -> None:
+    clock = Clock()
+    watching = {"m1": 2}
+    presence = Presence(
+        "here",
+        make_engine("sqlite://"),
+        local=lambda _match_id: [],
+        rooms=lambda: [],
+        changed=lambda _match_id: asyncio.sleep(0),
+        clock=clock,
+        watching=lambda match_id: watching.get(match_id, 0),
+    )
+
+    async def scenario() -> None:
+        await presence.receive("there|m1||2")  # two spectators, no player, on one process
+        await presence.receive("other|m1|0|1")  # White and one spectator on another
+        assert (presence.spectators("m1"), presence.elsewhere("m1")) == (3, {0})
+        await presence.receive("there|m1||0")  # both of that process's spectators left
+        assert presence.spectators("m1") == 1
+        await presence.receive("other|m1|0")  # an announcement with no count: none
+        assert presence.spectators("m1") == 0 and presence.elsewhere("m1") == {0}
+        await presence.receive("there|m1||4")
+        clock.now += EXPIRE_SECONDS + 1  # that process died without a word
+        assert presence.spectators("m1") == 0
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result()
+    # What this process announces counts its own spectators.
+    assert presence._payload("m1") == "here|m1||2"

@@ -45,7 +45,9 @@ from flipgames.web.fanout import listen, listen_url, scoped_channel
 from flipgames.web.lifeline import die_with_parent
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
+from flipgames.web.matches import CHANNEL as MATCHES_CHANNEL
 from flipgames.web.matches import LiveMatches, MatchService
+from flipgames.web.presence import CHANNEL as PRESENCE_CHANNEL
 from flipgames.web.presence import Presence
 from flipgames.web.routes import chat as chat_routes
 from flipgames.web.routes import lobby as lobby_routes
@@ -159,18 +161,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     processes' changes and the presence; on stop, every task and worker ended."""
     state = app.state
     service: MatchService = state.service
-    hub: Hub = state.hub
     lobby: lobby_hub.LobbyHub = state.lobby_hub
     url = listen_url(state.settings.database_url)
     tasks = [asyncio.create_task(lobby.pair_forever())]
     if url is not None:
-        tasks.append(asyncio.create_task(listen(url, service.origin, _broadcaster(service, hub))))
-        presence = Presence(
-            service.origin, state.engine, hub.here, hub.rooms, hub.announce_presence
-        )
-        hub.elsewhere = presence.elsewhere
-        state.presence = presence
-        tasks.append(asyncio.create_task(presence.run(url)))
+        tasks.extend(_matches_across_processes(app, url))
         tasks.extend(_lobby_across_processes(lobby, service.origin, state.engine, url))
         state.chat.channel = chat = scoped_channel(CHAT_CHANNEL, state.engine)
         heard = chat_routes.heard(app)
@@ -187,6 +182,33 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await state.ai_moves.close()
     state.ai_pool.close()
     state.engine.dispose()
+
+
+def _matches_across_processes(app: FastAPI, url: str) -> list[asyncio.Task[None]]:
+    """On PostgreSQL: the matches' changes made by other processes, and who is connected to
+    them there (seats and spectators), each on its channel scoped to the arcade's schema."""
+    state = app.state
+    service: MatchService = state.service
+    hub: Hub = state.hub
+    changes = scoped_channel(MATCHES_CHANNEL, state.engine)
+    presence = Presence(
+        service.origin,
+        state.engine,
+        hub.here,
+        hub.rooms,
+        hub.announce_presence,
+        channel=scoped_channel(PRESENCE_CHANNEL, state.engine),
+        watching=hub.watching_here,
+    )
+    hub.elsewhere = presence.elsewhere
+    hub.watching_elsewhere = presence.spectators
+    state.presence = presence
+    return [
+        asyncio.create_task(
+            listen(url, service.origin, _broadcaster(service, hub), channel=changes)
+        ),
+        asyncio.create_task(presence.run(url)),
+    ]
 
 
 def _lobby_across_processes(

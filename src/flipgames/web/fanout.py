@@ -2,11 +2,15 @@
 
 Several server processes (``flipgames serve --workers N``, or several hosts) may share one
 PostgreSQL database; the players of one match may then be connected to different processes.
-Every write to a match announces it in the same transaction (``pg_notify`` on
+Every write to a match announces it in the same transaction (:func:`notify` on
 :data:`~flipgames.web.matches.CHANNEL`, payload ``origin:match_id``, sent on commit). Each
 process listens on its own connection and, for a change made elsewhere, broadcasts the match
 to its own sockets (their views are read from the database, whose revision tells the live
 cache it is old). SQLite is one process: nothing to listen to.
+
+Every channel (the matches', the presences', the lobby's, the chat's) is scoped to the
+arcade's schema (:func:`scoped_channel`): several arcades may share one PostgreSQL database,
+and a NOTIFY reaches every listener of that database.
 """
 
 from __future__ import annotations
@@ -15,11 +19,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
 
 from flipgames.web.db import normalise_url
-from flipgames.web.matches import CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -38,18 +41,31 @@ def listen_url(database_url: str) -> str | None:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+#: ``:channel`` scoped to the schema of the connection's arcade, in SQL: a plain identifier
+#: (LISTEN takes it unquoted) of lower-case letters, digits and underscores, at most 63
+#: characters. One expression for the name a listener asks for (:func:`scoped_channel`) and
+#: the one a write announces on inside its own transaction (:func:`notify`).
+_SCOPED = (
+    "left(:channel || '_' || "
+    "regexp_replace(lower(coalesce(current_schema(), '')), '[^a-z0-9_]', '', 'g'), 63)"
+)
+
+
 def scoped_channel(channel: str, engine: Engine) -> str:
     """``channel`` for the arcade whose tables are in ``engine``'s schema: several arcades
     (the tests' schemas, or operators') may share one PostgreSQL database, and a NOTIFY
-    reaches every listener of that database, so each arcade's lobby hears only its own.
-
-    The name stays a plain identifier (LISTEN takes it unquoted): lower-case letters, digits
-    and underscores, at most 63 characters.
-    """
+    reaches every listener of that database, so each arcade hears only its own."""
     with engine.connect() as connection:
-        schema = str(connection.execute(text("SELECT current_schema()")).scalar_one() or "")
-    safe = "".join(c for c in schema.lower() if c.isascii() and (c.isalnum() or c == "_"))
-    return f"{channel}_{safe}"[:63]
+        scoped = connection.execute(text(f"SELECT {_SCOPED}"), {"channel": channel})
+        return str(scoped.scalar_one())
+
+
+def notify(connection: Connection, channel: str, payload: str) -> None:
+    """Announce ``payload`` on ``channel`` scoped to ``connection``'s arcade (as
+    :func:`scoped_channel` names it) when ``connection``'s transaction commits."""
+    connection.execute(
+        text(f"SELECT pg_notify({_SCOPED}, :payload)"), {"channel": channel, "payload": payload}
+    )
 
 
 async def listen(
@@ -57,13 +73,15 @@ async def listen(
     origin: str,
     changed: Callable[[str], Awaitable[None]],
     retry: float = 1.0,
-    channel: str = CHANNEL,
+    *,
+    channel: str,
 ) -> None:
     """Call ``changed(match_id)`` for every match changed by another process, until cancelled;
     a lost connection is opened again (after ``retry`` seconds, doubling up to 30).
 
-    With ``channel``, another channel whose payloads are ``origin:text`` (the lobby's,
-    web/community/lobby.py), ``changed(text)`` is called the same way."""
+    ``channel`` is the matches' (:data:`~flipgames.web.matches.CHANNEL`) or another whose
+    payloads are ``origin:text`` (the lobby's, web/community/lobby.py), as scoped to the
+    arcade (:func:`scoped_channel`); ``changed(text)`` is called the same way."""
     # Only PostgreSQL deployments reach here: psycopg is the optional 'postgres' extra.
     import psycopg
 

@@ -1,11 +1,14 @@
-"""Presence across server processes (PostgreSQL): which seats have a match open on any process.
+"""Presence across server processes (PostgreSQL): which seats have a match open on any process,
+and how many spectators watch it.
 
 Each process knows its own sockets (the :class:`~flipgames.web.ws.Hub`). With several
 processes on one PostgreSQL database, the two players of a match may be connected to
-different ones; each process then announces the seats connected to it with ``pg_notify`` on
-:data:`CHANNEL` (payload ``origin|match_id|0,1``; an empty seat list when nobody is left),
-listens on that channel, and counts the other processes' seats as present too. The hub's
-presence messages (``{"type": "presence", "seats": [...]}``) carry the union.
+different ones, and its spectators to any; each process then announces the seats connected
+to it and its spectators with ``pg_notify`` on :data:`CHANNEL`, scoped to the arcade's schema
+(payload ``origin|match_id|0,1|spectators``; no seats and 0 when nobody is left), listens on
+that channel, and counts the other processes' seats as present and their spectators as
+watching too. The hub's presence messages (``{"type": "presence", "seats": [...]}``) carry
+the union of the seats; the live games (``GET /api/live``) the sum of the spectators.
 
 A process that dies cannot say its players left, so announcements are renewed: every
 :data:`RENEW_SECONDS` each process announces its matches again, and another process's seats
@@ -20,6 +23,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 
 from sqlalchemy import Engine, text
 
@@ -31,33 +35,54 @@ RENEW_SECONDS = 20.0
 EXPIRE_SECONDS = 60.0
 
 
-def payload(origin: str, match_id: str, seats: Iterable[int]) -> str:
+@dataclass(frozen=True)
+class Here:
+    """Who one process has connected to one match: the seats, and how many spectators."""
+
+    seats: frozenset[int]
+    spectators: int = 0
+
+
+def payload(origin: str, match_id: str, seats: Iterable[int], spectators: int = 0) -> str:
     """An announcement.
 
-    >>> payload("a1", "m9", [1, 0])
-    'a1|m9|0,1'
-    >>> parse("a1|m9|0,1"), parse("a1|m9|"), parse("a1|*|hello")
-    (('a1', 'm9', frozenset({0, 1})), ('a1', 'm9', frozenset()), ('a1', '*', None))
+    >>> payload("a1", "m9", [1, 0], 2)
+    'a1|m9|0,1|2'
+    >>> parse("a1|m9|0,1|2")
+    ('a1', 'm9', Here(seats=frozenset({0, 1}), spectators=2))
+    >>> parse("a1|m9||0")
+    ('a1', 'm9', Here(seats=frozenset(), spectators=0))
+    >>> parse("a1|m9|1"), parse("a1|*|hello")  # a process without spectator counts; a hello
+    (('a1', 'm9', Here(seats=frozenset({1}), spectators=0)), ('a1', '*', None))
     """
-    return f"{origin}|{match_id}|{','.join(str(s) for s in sorted(seats))}"
+    return f"{origin}|{match_id}|{','.join(str(s) for s in sorted(seats))}|{spectators}"
 
 
-def parse(text: str) -> tuple[str, str, frozenset[int] | None]:
-    """``(origin, match_id, seats)``; seats None for a request to announce again."""
+def parse(text: str) -> tuple[str, str, Here | None]:
+    """``(origin, match_id, who is there)``; None for a request to announce again."""
     origin, _, rest = text.partition("|")
-    match_id, _, seats = rest.partition("|")
+    match_id, _, rest = rest.partition("|")
     if match_id == "*":
         return origin, match_id, None
-    return origin, match_id, frozenset(int(s) for s in seats.split(",") if s.isdigit())
+    seats, _, watching = rest.partition("|")
+    return (
+        origin,
+        match_id,
+        Here(
+            frozenset(int(s) for s in seats.split(",") if s.isdigit()),
+            int(watching) if watching.isdigit() else 0,
+        ),
+    )
 
 
 class Presence:
-    """This process's view of the seats connected to other processes, kept from their
-    announcements, and its own announcements.
+    """This process's view of the seats and spectators connected to other processes, kept
+    from their announcements, and its own announcements.
 
-    ``local(match_id)`` gives the seats connected here; ``rooms()`` the matches with someone
-    connected here; ``changed(match_id)`` is awaited when another process's seats for a match
-    change (the hub tells its sockets).
+    ``local(match_id)`` gives the seats connected here; ``watching(match_id)`` how many
+    spectators are connected here (none by default: the lobby's presence has no spectators);
+    ``rooms()`` the matches with someone connected here; ``changed(match_id)`` is awaited when
+    another process's seats for a match change (the hub tells its sockets).
     """
 
     def __init__(
@@ -69,32 +94,40 @@ class Presence:
         changed: Callable[[str], Awaitable[None]],
         clock: Callable[[], float] = time.monotonic,
         channel: str = CHANNEL,
+        watching: Callable[[str], int] = lambda _match_id: 0,
     ) -> None:
         self.origin = origin
-        #: The channel announcements go on (the lobby's presence has one of its own).
+        #: The channel announcements go on (the lobby's presence has one of its own), as
+        #: scoped to the arcade's schema (web/fanout.py's ``scoped_channel``).
         self.channel = channel
         self._engine = engine
         self._local = local
+        self._watching = watching
         self._rooms = rooms
         self._changed = changed
         self._clock = clock
-        #: match id -> origin -> (seats, when announced)
-        self._elsewhere: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        #: match id -> origin -> (who is there, when announced)
+        self._elsewhere: dict[str, dict[str, tuple[Here, float]]] = {}
+
+    def _fresh(self, match_id: str) -> list[Here]:
+        now = self._clock()
+        entries = self._elsewhere.get(match_id, {})
+        return [here for here, when in entries.values() if now - when <= EXPIRE_SECONDS]
 
     def elsewhere(self, match_id: str) -> set[int]:
         """The seats connected to ``match_id`` on other processes (recently announced)."""
-        now = self._clock()
-        entries = self._elsewhere.get(match_id, {})
-        return {
-            seat
-            for seats, when in entries.values()
-            if now - when <= EXPIRE_SECONDS
-            for seat in seats
-        }
+        return {seat for here in self._fresh(match_id) for seat in here.seats}
+
+    def spectators(self, match_id: str) -> int:
+        """How many spectators watch ``match_id`` on other processes (recently announced)."""
+        return sum(here.spectators for here in self._fresh(match_id))
+
+    def _payload(self, match_id: str) -> str:
+        return payload(self.origin, match_id, self._local(match_id), self._watching(match_id))
 
     async def announce(self, match_id: str) -> None:
-        """Tell the other processes which seats of ``match_id`` are connected here now."""
-        await self._notify([payload(self.origin, match_id, self._local(match_id))])
+        """Tell the other processes who is connected to ``match_id`` here now."""
+        await self._notify([self._payload(match_id)])
 
     async def _notify(self, payloads: list[str]) -> None:
         def send() -> None:
@@ -113,16 +146,16 @@ class Presence:
 
     async def receive(self, note: str) -> None:
         """Take in one announcement from the channel."""
-        origin, match_id, seats = parse(note)
+        origin, match_id, there = parse(note)
         if origin == self.origin:
             return
-        if seats is None:
+        if there is None:
             await self.renew()
             return
         entries = self._elsewhere.setdefault(match_id, {})
         before = self.elsewhere(match_id)
-        if seats:
-            entries[origin] = (seats, self._clock())
+        if there.seats or there.spectators:
+            entries[origin] = (there, self._clock())
         else:
             entries.pop(origin, None)
             if not entries:
@@ -134,7 +167,7 @@ class Presence:
         """Announce every match with someone connected here again."""
         rooms = self._rooms()
         if rooms:
-            await self._notify([payload(self.origin, m, self._local(m)) for m in rooms])
+            await self._notify([self._payload(m) for m in rooms])
 
     async def expire(self) -> None:
         """Forget announcements not renewed in time (their process died); tell the sockets."""

@@ -91,6 +91,8 @@ class Hub:
         self._rooms: defaultdict[str, _Room] = defaultdict(_Room)
         #: The seats connected to a match on other server processes (web/presence.py).
         self.elsewhere: Callable[[str], set[int]] = lambda _match_id: set()
+        #: How many spectators watch a match on other server processes (web/presence.py).
+        self.watching_elsewhere: Callable[[str], int] = lambda _match_id: 0
 
     async def join(
         self, match_id: str, connection: Connection, load: Callable[[], Snapshot]
@@ -129,7 +131,12 @@ class Hub:
         return sorted({seat for c in connections for seat in c.viewer})
 
     def spectators(self, match_id: str) -> int:
-        """How many connections to ``match_id`` here are spectators' (no seat)."""
+        """How many spectators (connections with no seat) watch ``match_id``, here or on
+        another server process."""
+        return self.watching_here(match_id) + self.watching_elsewhere(match_id)
+
+    def watching_here(self, match_id: str) -> int:
+        """How many connections to ``match_id`` on this process are spectators'."""
         room = self._rooms.get(match_id)
         return sum(1 for c in room.connections if not c.viewer) if room else 0
 

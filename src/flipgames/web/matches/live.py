@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, select, text, update
+from sqlalchemy import Connection, Engine, select, update
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.game import State
@@ -29,6 +29,7 @@ from flipgames.web.community.identity import shown_name
 from flipgames.web.community.ratings import RatingChange
 from flipgames.web.db import Transactions, actions, matches, players, seats
 from flipgames.web.errors import ApiError, CorruptMatchError, not_found
+from flipgames.web.fanout import notify
 from flipgames.web.matches.data import (
     Loaded,
     Match,
@@ -41,7 +42,8 @@ from flipgames.web.matches.data import (
 log = logging.getLogger(__name__)
 
 #: The PostgreSQL channel on which every change of a match is announced (payload
-#: ``origin:match_id``), for the other server processes' WebSockets (see web/fanout.py).
+#: ``origin:match_id``, scoped to the arcade's schema), for the other server processes'
+#: WebSockets (see web/fanout.py).
 CHANNEL = "flipgames_matches"
 
 
@@ -329,7 +331,4 @@ def bump(connection: Connection, loaded: Loaded, origin: str = "", **values: Any
     if changed.rowcount != 1:
         raise StaleRevision(loaded.match.id)
     if connection.dialect.name == "postgresql":
-        connection.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{origin}:{loaded.match.id}"},
-        )
+        notify(connection, CHANNEL, f"{origin}:{loaded.match.id}")
