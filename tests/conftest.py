@@ -58,9 +58,17 @@ def postgres_url() -> str:
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Solver caches go to a temporary folder, never the user's."""
+    """Solver caches go to a temporary folder, never the user's: one folder per run, shared
+    by its xdist workers, so a solve or an endgame table one worker built is not built again
+    by the other (the cache writes each file atomically, so two builds at once are safe)."""
     previous = os.environ.get("FLIPGAMES_CACHE")
-    os.environ["FLIPGAMES_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # Each worker's base folder (.../pytest-N/popen-gwK) sits in the run's folder.
+        folder = tmp_path_factory.getbasetemp().parent / "solver-cache"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("cache")
+    os.environ["FLIPGAMES_CACHE"] = str(folder)
     yield
     if previous is None:
         os.environ.pop("FLIPGAMES_CACHE", None)
