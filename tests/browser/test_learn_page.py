@@ -78,7 +78,7 @@ def test_the_flipflop_3x3_lesson_played_to_the_end_by_mouse(page: Any, arcade: s
         if number < len(lesson.steps):
             page.locator("#next-step").click()
     page.wait_for_selector("#done:not([hidden])")
-    assert page.locator("#done-game").inner_text() == "FlipFlop 3x3"
+    assert page.locator("#done-text").inner_text() == "You have played every rule of FlipFlop 3x3."
     assert page.locator("#steps li.done").count() == len(lesson.steps)
 
 

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { loadBoard } from "./common.js";
+import { t } from "./i18n.js";
 
 /** A figure for one lesson step: the board at its position, the solution marked. */
 function figure(module, step) {
@@ -16,7 +17,7 @@ function figure(module, step) {
   const title = document.createElement("b");
   title.textContent = step.title;
   const goal = document.createElement("span");
-  goal.textContent = `${step.goal} The move: ${step.solution.text}.`;
+  goal.textContent = `${step.goal} ${t("rules.picture_move", { move: step.solution.text })}`;
   caption.append(title, goal);
   node.append(host, caption);
   const board = module.createBoard(host, { seat: step.view.seat, onAction: () => {}, announce: () => {} });
@@ -45,13 +46,13 @@ export async function showDiagrams(header, game) {
   const link = document.createElement("a");
   link.className = "button";
   link.href = `/learn/${encodeURIComponent(game)}`;
-  link.textContent = `Learn ${lesson.title} step by step`;
+  link.textContent = t("rules.learn", { game: lesson.title });
   header.querySelector(".button")?.after(" ", link);
   const section = document.createElement("section");
   section.className = "rule-diagram-section";
-  section.setAttribute("aria-label", "the rules in pictures");
+  section.setAttribute("aria-label", t("rules.pictures"));
   const heading = document.createElement("h3");
-  heading.textContent = "The rules in pictures";
+  heading.textContent = t("rules.pictures");
   const grid = document.createElement("div");
   grid.className = "rule-diagrams";
   section.append(heading, grid);

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { loadBoard } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
 
@@ -44,7 +45,7 @@ function draw(view, interactive) {
 function showStep(n) {
   number = n;
   const current = step();
-  $("step-count").textContent = `Step ${n} of ${lesson.steps.length}`;
+  $("step-count").textContent = t("learn.step_count", { number: n, total: lesson.steps.length });
   $("step-title").textContent = current.title;
   $("rule").textContent = current.rule;
   $("goal").textContent = current.goal;
@@ -99,7 +100,7 @@ async function attempt(action) {
 
 function finish() {
   $("done").hidden = false;
-  $("done-game").textContent = lesson.title;
+  $("done-text").textContent = t("learn.complete_text", { game: lesson.title });
   $("play-now").focus();
 }
 
@@ -119,9 +120,9 @@ async function start() {
     if (entry.name === game) tab.setAttribute("aria-current", "page");
     tabs.append(tab);
   }
-  document.title = `Learn ${lesson.title} · flipgames arcade`;
+  document.title = `${t("learn.page_title", { game: lesson.title })} · flipgames arcade`;
   document.body.dataset.game = game;
-  $("learn-title").textContent = `Learn ${lesson.title}`;
+  $("learn-title").textContent = t("learn.page_title", { game: lesson.title });
   $("intro").textContent = lesson.intro;
   $("rules-link").href = `/rules/${encodeURIComponent(game)}`;
   $("read-rules").href = `/rules/${encodeURIComponent(game)}`;
@@ -142,7 +143,7 @@ async function start() {
   }
   $("show-me").addEventListener("click", () => {
     if (board.hint) board.hint(step().solution);
-    feedback(`One way: ${step().solution.text}.`, "");
+    feedback(t("learn.one_way", { move: step().solution.text }), "");
   });
   $("try-again").addEventListener("click", () => showStep(number));
   $("next-step").addEventListener("click", () => showStep(number + 1));
