@@ -21,6 +21,7 @@ import pytest
 from harness import api, running_arcade
 from pages import match
 from sqlalchemy import update
+from test_accessibility import serious_violations
 from test_identity_page import Browser, fill_dialog
 
 from flipgames.web.db import make_engine, players
@@ -283,3 +284,30 @@ def test_names_with_markup_in_seeks_and_live_games_run_no_script(
     for page in (kenji.page, visitor.page):
         assert page.evaluate("() => window.pwned") is None
         assert page.locator("#people img, #people script, #people svg").count() == 0
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_play_people_has_no_serious_accessibility_violations(
+    browser: Any, arcade: Arcade, scheme: str
+) -> None:
+    """axe on the lobby with a seek listed and the earlier tests' live games, and on the
+    new-game dialog with "Anyone" chosen (axe injected past the CSP, as test_accessibility)."""
+    base = arcade.base
+    token = api(base, "POST", "/api/accounts", {"name": f"Axe-{scheme}", "password": PASSWORD})
+    _call(base, "POST", "/api/seeks", token["token"], {"game": GAME, "rated": True})
+    context = browser.new_context(
+        viewport={"width": 1100, "height": 800}, bypass_csp=True, color_scheme=scheme
+    )
+    page = context.new_page()
+    lobby(page, base)
+    page.wait_for_selector("#seeks li.seek")
+    page.wait_for_selector("#live-games li")
+    assert serious_violations(page) == []
+    page.click("#seek-new")  # a visitor: the guest name is offered first
+    page.wait_for_selector("#identity-dialog[open]")
+    page.click("#identity-cancel")
+    page.click(".game-card[data-game='flipflop-3x3'] button.play")
+    page.check("input[name=mode][value=seek]")
+    assert page.is_visible("#rated-field") and page.is_hidden("#assist-field")
+    assert serious_violations(page) == []
+    context.close()

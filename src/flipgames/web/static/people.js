@@ -170,31 +170,20 @@ function clockSpec(value) {
 
 function renderPairing() {
   const clocks = clockChoices();
-  const head = element("tr");
-  head.append(element("th", "Game"), ...clocks.map((c) => {
-    const cell = element("th", c.label);
-    cell.scope = "col";
-    return cell;
-  }));
-  const rows = games.map((game) => {
-    const row = element("tr");
-    const name = element("th", game.title);
-    name.scope = "row";
-    row.append(name, ...clocks.map((clock) => {
-      const cell = element("td");
+  // A row per game, its time controls as buttons that wrap on a narrow screen.
+  $("pairing").replaceChildren(...games.map((game) => {
+    const row = element("li");
+    const presses = element("span", "", "pairing-clocks");
+    presses.append(...clocks.map((clock) => {
       const press = button(clock.label, "pair", () => joinPool(game, clock));
       press.dataset.game = game.name;
       press.dataset.clock = clock.value;
       press.setAttribute("aria-label", `Quick pairing: ${game.title}, ${clock.label}`);
-      cell.append(press);
-      return cell;
+      return press;
     }));
+    row.append(element("span", game.title, "pairing-game"), presses);
     return row;
-  });
-  const table = $("pairing");
-  table.replaceChildren(element("thead"), element("tbody"));
-  table.tHead.append(head);
-  table.tBodies[0].append(...rows);
+  }));
 }
 
 async function joinPool(game, clock) {
