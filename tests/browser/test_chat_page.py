@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from pages import create, pass_the_turn_by_mouse
+from test_accessibility import serious_violations
 
 PAYLOADS = (
     "<script>alert(1)</script>",
@@ -124,3 +125,43 @@ def test_two_players_chat_by_mouse_and_script_never_runs(
     assert watcher.inner_text("#chat-title") == "Spectators' chat"
     assert watcher.is_visible("#chat-empty")
     assert shown(watcher) == []
+
+
+def test_a_spectator_signs_in_and_writes_in_their_room_and_the_panel_passes_axe(
+    windows: tuple[Window, Window, Window], browser: Any, arcade: str
+) -> None:
+    player, watcher, _ = (w.page for w in windows)
+    created = create(arcade, "flipflop-3x3", mode="online")
+    player.goto(arcade + created["links"]["play"])
+    player.wait_for_selector("#chat:not([hidden])")
+    watcher.goto(arcade + created["links"]["watch"])
+    watcher.wait_for_selector("#chat:not([hidden])")
+    assert watcher.inner_text("#chat-mute") == "Mute spectators"
+    # Not signed in: the line is refused and the page says why.
+    watcher.click("#chat-input")
+    watcher.keyboard.type("hello?")
+    watcher.click("#chat-send")
+    watcher.wait_for_selector("#toast:not([hidden])")
+    assert "sign in" in watcher.inner_text("#toast")
+    # Signed in as a guest on this page, the spectator writes at once.
+    watcher.click("#identity button:text-is('Play as guest')")
+    watcher.wait_for_selector("#identity-dialog[open]")
+    watcher.fill("#identity-name", "Sam")
+    watcher.click("#identity-submit")
+    watcher.wait_for_selector("#identity .identity-me:text-is('Sam')")
+    watcher.fill("#chat-input", "")
+    say(watcher, "<img src=x onerror=alert(1)> nice")
+    assert watcher.locator("#chat-lines .chat-who").first.inner_text() == "Sam"
+    say(player, "thanks")  # the player's next line is theirs: the spectator's never came
+    assert shown(player) == ["thanks"]
+    assert shown(watcher) == ["<img src=x onerror=alert(1)> nice"]
+    # The panel, with lines in it, has no serious accessibility violation (axe needs a
+    # context whose Content-Security-Policy lets the test inject it).
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, bypass_csp=True)
+    try:
+        audited = context.new_page()
+        audited.goto(arcade + created["links"]["play"])
+        audited.wait_for_selector("#chat-lines .chat-line")
+        assert serious_violations(audited) == []
+    finally:
+        context.close()
