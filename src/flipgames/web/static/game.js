@@ -3,7 +3,8 @@
 // live over the WebSocket. The page's parts are the modules under game/: state.js (the one
 // state object), play.js (views, drawing, actions, the live socket), help.js (hints and
 // analysis), social.js (draws, resigning, rematch, sharing), lookback.js (earlier
-// positions) and turn.js (the turn's title and sound).
+// positions), turn.js (the turn's title and sound) and chat.js (the chat panel of an online
+// game, on the live socket play.js opens).
 
 import { wireHelp } from "./game/help.js";
 import { wireLookback } from "./game/lookback.js";
