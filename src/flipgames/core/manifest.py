@@ -218,6 +218,9 @@ class Manifest:
     ``action_info`` gives its actions; ``solved``: the option sets an exact solver finishes
     here, each a partial mapping that a game's options must match (``{}`` matches every
     option set), so ``perfect`` play and per-move analysis exist for them;
+    ``rounds``: for a game played as a match of independent rounds, a lazily imported
+    ``module:NAME`` of the function that sees a match position as its current round
+    (:mod:`flipgames.core.match`; None: not a match of rounds);
     ``proved_by_search``: too big to enumerate, its ``perfect`` level is the kernel's exact
     search where that answers in its budget (:mod:`flipgames.agents.proof`); ``puzzles``: how
     its puzzles are found (None: it has none); ``candidate_fixes``: per hole an audit reports
@@ -239,6 +242,7 @@ class Manifest:
     action_kinds: tuple[str, ...]
     solved: tuple[Mapping[str, OptionValue], ...] = ()
     proved_by_search: bool = False
+    rounds: str | None = None
     puzzles: PuzzleSpec | None = None
     candidate_fixes: Mapping[str, tuple[Mapping[str, OptionValue], ...]] = field(
         default_factory=dict

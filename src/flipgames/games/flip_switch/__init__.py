@@ -44,6 +44,8 @@ MANIFESTS = {
             {"rounds": 1, "size": 3, "shapes": 3, "copies": 3, "line": 3}
             | {"must_flip": "no", "switch_limit": 0},
         ),
+        # A match's rounds are independent: ground truth adds the one-round values.
+        rounds="flipgames.games.flip_switch.match:split",
         # The standard game lets both players switch back and forth for ever (the audit's
         # optimal-cycle); docs/lab/flip-switch.md explains these fixes.
         candidate_fixes={
