@@ -46,7 +46,7 @@ def split(state: State) -> MatchPosition:
         assert node.action is not None
         actions.append(node.action)
         node = node.parent
-    single = _one_round(tuple(sorted(state.game.options.items()))).new_initial_state()
+    single: State = _one_round(tuple(sorted(state.game.options.items()))).new_initial_state()
     for action in reversed(actions):
         single = single.apply(action)
     later = tuple(r % 2 for r in range(current + 1, state.game.rounds))
