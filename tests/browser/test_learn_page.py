@@ -1,8 +1,9 @@
 """The "Learn to play" page in chromium: the whole FlipFlop 3x3 lesson played with the mouse
-on the board, a move the rules forbid and a legal move that misses the goal each answered in
-words by the engine, the lesson finished; a chance game's lesson step (a Flip Switch flip)
-played by mouse; the rules page's diagrams drawn by the board module, one per lesson step;
-and axe-core's check on the page."""
+on the board from the lobby's Learn link, a move the rules forbid and a legal move that misses
+the goal each answered in words by the engine, the lesson finished; every game's whole lesson
+by mouse; a Flip Switch flip showing the lesson's shape; every step of every lesson drawn; the
+rules page's diagrams drawn by the board module, one per lesson step; and axe-core's check on
+the learn page and on a rules page with its diagrams."""
 
 from __future__ import annotations
 
@@ -93,17 +94,40 @@ def test_a_flip_switch_flip_shows_the_lessons_shape(page: Any, arcade: str) -> N
     page.wait_for_selector(".pieces [data-square='b2'][data-shape='heart']")
 
 
-def test_the_checkered_flag_lesson_played_to_the_end_by_mouse(page: Any, arcade: str) -> None:
-    """A chance game's whole lesson: every gear chosen with the mouse, each spin the one the
-    lesson sets, the crash and the finish included."""
-    lesson = lesson_for("checkered-flag")
-    page.goto(f"{arcade}/learn/checkered-flag")
+def play_by_mouse(page: Any, game: str, move: str) -> None:
+    """``move`` played with the clicks a player makes on ``game``'s board (its notation read
+    here, in the test, to know which targets to click)."""
+    if game == "checkered-flag":
+        page.locator(f".gear-button[data-gear='{move}']").click()
+    elif game == "rubiks-flip":
+        flip, _, placed = move.rpartition("/")
+        if flip:
+            page.locator(SOURCE.format(flip)).click()
+        page.locator(f".colour-choice[data-colour='{placed[-1]}']").click()
+        page.locator(TARGET.format(placed[:-1])).click()
+    elif game == "flip-switch" and "-" not in move:
+        page.locator(f".targets .target.flip[data-target='{move}']").click()
+    elif "@" in move:  # a FlipFour drop: the face, then the square
+        face, square = move.split("@")
+        page.locator(f".drop-choice[data-drop='{face}']").click()
+        page.locator(TARGET.format(square)).click()
+    else:
+        play(page, move)
+
+
+@pytest.mark.parametrize("game", [name for name in game_names() if has_lesson(name)])
+def test_every_lesson_played_to_the_end_by_mouse(page: Any, arcade: str, game: str) -> None:
+    """Every step's first solution clicked on the real board and accepted by the engine (the
+    chance games' outcomes the lesson's), to the end card."""
+    lesson = lesson_for(game)
+    page.goto(f"{arcade}/learn/{game}")
+    page.wait_for_selector(".board-svg")
     for number, step in enumerate(lesson.steps, 1):
         page.wait_for_function(
             "text => document.getElementById('step-count').textContent === text",
             arg=f"Step {number} of {len(lesson.steps)}",
         )
-        page.locator(f".gear-button[data-gear='{step.solutions[0]}']").click()
+        play_by_mouse(page, game, step.solutions[0])
         assert feedback(page, step.done) == step.done
         if number < len(lesson.steps):
             page.locator("#next-step").click()
