@@ -1,4 +1,4 @@
-"""Save screenshots of every game page (and the lobby, a replay, the rules, a phone) to
+"""Save screenshots of every game page (and the lobby, a replay, the rules, a lesson, a phone) to
 docs/screenshots/. Run it after changing the pages:
 
     .venv/bin/python tests/browser/screenshots.py
@@ -92,6 +92,16 @@ def main() -> None:
         page.goto(f"{base}/rules/rubiks-flip")
         page.wait_for_selector(".rules-header")
         save(page.screenshot(), "rules")
+        # A lesson's step with a piece picked (its targets shown) after a wrong move's answer.
+        page.goto(f"{base}/learn/flipflop-3x3")
+        page.wait_for_selector(".board-svg")
+        page.locator("#steps li:nth-child(3) button").click()
+        page.locator(".targets .target.source[data-target='a1']").click()
+        page.locator(".targets .target:not(.source)[data-target='a2']").click()
+        page.wait_for_selector("#feedback:not([hidden])")
+        page.locator(".targets .target.source[data-target='b1']").click()
+        page.wait_for_timeout(600)
+        save(page.screenshot(), "learn")
         phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         created = api(
             base, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "ai", "seed": 1}
