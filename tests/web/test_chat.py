@@ -127,6 +127,8 @@ def test_a_line_is_cleaned_and_at_most_max_chars(client: TestClient) -> None:
         assert said(socket)[0][3] == "x" * MAX_CHARS
         say(socket, "x" * (MAX_CHARS + 1))
         assert refusal(socket) == "too_long"
+        say(socket, "x" * 10_000)
+        assert refusal(socket) == "too_long"
         say(socket, " \n\t ")
         assert refusal(socket) == "empty_line"
         socket.send_text(json.dumps({"type": "chat"}))
