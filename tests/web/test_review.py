@@ -18,6 +18,7 @@ from flipgames import make
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent
 from flipgames.core.game import State
 from flipgames.core.manifest import manifest_of
+from flipgames.games.flip_switch.review import round_position
 from flipgames.lab.review import THRESHOLDS, classify
 from flipgames.solvers import catalog
 from flipgames.solvers.stochastic import cached_solve
@@ -223,3 +224,31 @@ def test_an_unknown_game_has_no_analysis_board(client: TestClient) -> None:
     assert client.get("/api/analysis/chess").status_code == 404
     assert client.get("/analysis/chess").status_code == 404
     assert client.get("/analysis/flipflop-3x3").status_code == 200
+
+
+def test_each_flip_switch_round_is_valued_by_the_one_round_solution(client: TestClient) -> None:
+    one = make("flip-switch", rounds=1)
+    solution = cached_solve(one)  # into the test session's solver cache
+    response = client.post("/api/matches", json={"game": "flip-switch", "mode": "local", "seed": 5})
+    created = response.json()
+    view, rng = created["match"], random.Random(5)
+    while view["status"] == "playing":
+        answer = client.post(
+            f"/api/matches/{created['id']}/actions",
+            json={"token": created["token"], "action": rng.choice(view["legal"])},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    review = reviewed(client, created["id"])
+    match = make("flip-switch").state_from_actions(view["history"])
+    steps = path(match)
+    assert review["points"][0]["value"] == 0.5  # one round is a draw with certainty
+    assert {p["source"] for p in review["points"][:-1]} == {"round"}
+    for point, state in zip(review["points"][:-1], steps, strict=False):
+        mapped = round_position(state)
+        assert mapped is not None
+        single, swapped = mapped
+        value = (float(solution.value(single, player=0).expected) + 1) / 2
+        assert point["value"] == pytest.approx(1 - value if swapped else value, abs=1e-4)
+    # Chance outcomes (the tiles' shapes) are never marked.
+    assert all(p["mark"] is None for p in review["points"] if p["by"] == -1)

@@ -19,6 +19,9 @@ name:
   estimate of the return in (-1, 1)) mapped to a winning chance ``1 / (1 + exp(-x / scale))``;
   a proven win or loss is 1 or 0. Games without a compiled search use the reference
   expectiminimax with the same budget.
+* ``round``: in a match of rounds whose single round is solved (the manifest's
+  ``ReviewFacts.round_of`` maps a position to one of that round), the exact value *of the
+  round being played*: each round is valued on its own, from about even at its start.
 * ``end``: a finished position's result.
 
 A move is *marked* by how much of the mover's expected score it gave away (the value before
@@ -42,6 +45,7 @@ every loss of value (a win to a draw is 0.5) is a blunder.
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable
@@ -170,6 +174,10 @@ class Evaluator:
             self._proof = alphabeta.cached_proof(game)
             self._table = np.zeros(alphabeta.table_entries(EXACT_TABLE_BYTES), dtype=np.int64)
         self._engine: KernelAlphaBetaAgent | None = None
+        self._round_of: Callable[[State], tuple[State, bool] | None] | None = None
+        if self.solution is None and self.facts.round_of is not None:
+            module, _, name = self.facts.round_of.partition(":")
+            self._round_of = getattr(importlib.import_module(module), name)
 
     @property
     def kind(self) -> str:
@@ -187,6 +195,10 @@ class Evaluator:
                 return self._solved(self.solution, state)
             except SolverError:
                 pass  # a position set up by hand that the start never reaches: search it
+        if self._round_of is not None:
+            found = self._by_round(self._round_of, state)
+            if found is not None:
+                return found
         if self._exact is not None and not state.is_chance_node():
             found = self._searched(state)
             if found is not None:
@@ -203,6 +215,25 @@ class Evaluator:
             for action, v in solution.action_values(state).items()
         }
         return Assessment(value, "solution", True, solution.best_actions(state), actions)
+
+    def _by_round(
+        self, round_of: Callable[[State], tuple[State, bool] | None], state: State
+    ) -> Assessment | None:
+        """The value of the round being played, by the solution of one round (seats swapped
+        back where the round swaps them), or None where that solution is not ready."""
+        mapped = round_of(state)
+        if mapped is None or not catalog.solution_ready(mapped[0].game):
+            return None
+        single, swapped = mapped
+        try:
+            found = self._solved(catalog.solution(single.game), single)
+        except SolverError:
+            return None
+        found.source = "round"
+        if swapped and found.value is not None:
+            found.value = 1.0 - found.value
+            found.actions = {a: 1.0 - v for a, v in (found.actions or {}).items()}
+        return found
 
     def _searched(self, state: State) -> Assessment | None:
         """The exact search's value and value-keeping actions, or None when over budget."""
@@ -310,18 +341,22 @@ def review_game(final: State, progress: Progress | None = None, seed: int = 0) -
             position=state.position() if notation else None,
         )
         if ply and by is not None and by >= 0:
-            _mark(point, assessed[ply - 1], found, by)
+            _mark(point, assessed[ply - 1], found, by, state.history[-1])
         points.append(point)
         if progress is not None:
             progress(ply + 1, len(steps))
     return Review(final.game, points)
 
 
-def _mark(point: Point, before: Assessment, after: Assessment, mover: int) -> None:
-    """Mark ``point``'s move by what it gave away for ``mover``."""
-    if before.value is None or after.value is None:
+def _mark(point: Point, before: Assessment, after: Assessment, mover: int, action: int) -> None:
+    """Mark ``point``'s move (``action`` of ``mover``) by what it gave away: the position's
+    value minus the move's, by the source that valued the position before it where it values
+    each action (so a move that ends a round is judged by that round's result), else minus
+    the value after it."""
+    chosen = (before.actions or {}).get(action, after.value)
+    if before.value is None or chosen is None:
         return
     sign = 1.0 if mover == 0 else -1.0
-    drop = max(0.0, sign * (before.value - after.value))
+    drop = max(0.0, sign * (before.value - chosen))
     point.drop = drop
     point.mark = classify(drop)

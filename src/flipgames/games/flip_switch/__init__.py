@@ -60,9 +60,12 @@ MANIFESTS = {
             SolveCost({"lines": "all"}, 6_443_347, "4 to 6 minutes", "3.5 GB"),
             SolveCost({"lines": "edges"}, 6_370_099, "4 to 6 minutes", "3.5 GB"),
         ),
-        # No compiled search: the review's engine is the reference expectiminimax, which
-        # also searches every tile a chance node may show, so its budget is small.
-        review=ReviewFacts(nodes=2_000),
+        # Each round of a match is valued by the one-round solution where it is cached;
+        # otherwise the review's engine is the reference expectiminimax (no compiled
+        # search), which also searches every tile a chance node may show: a small budget.
+        review=ReviewFacts(
+            nodes=2_000, round_of="flipgames.games.flip_switch.review:round_position"
+        ),
         bench=BenchFacts(
             # Games between good players last hundreds of plies: few hard and perfect games.
             arena_games={"easy": 200, "medium": 100, "hard": 40, "perfect": 8},

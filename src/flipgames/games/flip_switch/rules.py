@@ -511,6 +511,14 @@ legal: a1 b1 c1 a2 b2 c2 a3 b3 c3
 
     # --- views ------------------------------------------------------------------------------
 
+    def as_round(self, single: FlipSwitch, swapped: bool) -> FlipSwitchState:
+        """This position as one of ``single`` (one round of these rules), seats swapped if
+        ``swapped``, with no history (review.py: the game review values each round so)."""
+        owners = tuple(1 - o if swapped and o != UNCLAIMED else o for o in self._owners)
+        mover = 1 - self._mover if swapped else self._mover
+        tiles, last, pending = self._tiles, self._last, self._pending
+        return FlipSwitchState(single, tiles, owners, last, mover, pending, (), "", 0, None, None)
+
     def round_number(self) -> int:
         """The round being played, or the last one once the match is over (from 1)."""
         return min(len(self._results) + 1, self.game.rounds)
