@@ -8,6 +8,8 @@ the WebSocket (docs/web.md). ``--workers N`` runs N server processes on the port
 only: they share the database, and each match's updates reach every process's WebSockets).
 ``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine protocol as
 an opponent named NAME (docs/web.md, "Outside engines"); web users only ever pick the name.
+At start it runs ``flipgames warmup`` in the background (cli/warmup.py: kernels compiled,
+tables built, while the arcade answers) unless ``--no-warmup``.
 Without ``--db`` matches are kept in an SQLite file in the user's data folder
 (``$FLIPGAMES_DATA``, else ``$XDG_DATA_HOME/flipgames``, else ``~/.local/share/flipgames``).
 ``python -m flipgames.cli.serve`` takes the same arguments.
@@ -96,6 +98,12 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
         metavar="ORIGIN",
         help="a site whose pages may open the arcade's WebSocket besides its own address "
         "(repeatable), e.g. https://arcade.example.org",
+    )
+    parser.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="do not run flipgames warmup in the background at start (where it has been run "
+        "already, e.g. when the install was built)",
     )
     parser.add_argument(
         "--reports",
@@ -306,7 +314,18 @@ def _start(
             raise cannot_open(exc) from None
     print(f"flipgames arcade: matches are kept in {where_kept(settings.database_url)}")
     print(f"flipgames arcade: open http://{shown}:{port}/", flush=True)
-    return serve_forever(app, bound, args.workers, options)
+    # Kernels compiled and tables built while the arcade already answers (cli/warmup.py);
+    # a move never waits for it.
+    from flipgames.cli.warmup import start_in_background
+
+    warmup = None if args.no_warmup else start_in_background()
+    try:
+        return serve_forever(app, bound, args.workers, options)
+    finally:
+        if warmup is not None:
+            if warmup.poll() is None:
+                warmup.kill()
+            warmup.wait()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
