@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { cap, rememberMatch } from "./common.js";
+import { t } from "./i18n.js";
 import { listMine } from "./my-games.js";
 import { postSeek, ratedByDefault, startPeople } from "./people.js";
 
@@ -18,31 +19,34 @@ function card(game) {
   item.dataset.game = game.name;
   item.innerHTML = `<div class="card-art" aria-hidden="true">${game.art}</div>
     <div class="card-body"><h2></h2><p class="pitch"></p><p class="tags"></p></div>
-    <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play">Play<span class="sr-only"></span></button></div>`;
+    <div class="card-actions"><a class="rules-link"></a><button type="button" class="primary play"><span class="play-word"></span><span class="sr-only"></span></button></div>`;
   item.querySelector("h2").textContent = game.title;
   // Every card has a Play button: its name says which game it starts.
+  item.querySelector(".play .play-word").textContent = t("lobby.play");
   item.querySelector(".play .sr-only").textContent = ` ${game.title}`;
   item.querySelector(".pitch").textContent = game.pitch;
-  const tags = [`${game.players.length} players`];
-  if (game.has_chance) tags.push("luck");
-  if (game.solved) tags.push("solved");
-  if (game.options.length) tags.push(`${game.options.length} rule options`);
-  item.querySelector(".tags").replaceChildren(...tags.map((t) => {
+  const tags = [[t("lobby.players", { n: game.players.length }), ""]];
+  if (game.has_chance) tags.push([t("lobby.luck"), ""]);
+  if (game.solved) tags.push([t("lobby.solved"), "solved"]);
+  if (game.options.length) tags.push([t("lobby.rule_options", { n: game.options.length }), ""]);
+  item.querySelector(".tags").replaceChildren(...tags.map(([words, kind]) => {
     const tag = document.createElement("span");
-    tag.className = `tag ${t === "solved" ? "solved" : ""}`;
-    tag.textContent = t;
+    tag.className = `tag ${kind}`;
+    tag.textContent = words;
     return tag;
   }));
   const rules = item.querySelector(".rules-link");
   rules.href = `/rules/${encodeURIComponent(game.name)}`;
-  rules.innerHTML = `Rules<span class="sr-only"></span>`;
-  rules.querySelector(".sr-only").textContent = ` of ${game.title}`;
+  rules.innerHTML = `<span></span><span class="sr-only"></span>`;
+  rules.firstElementChild.textContent = t("lobby.rules");
+  rules.querySelector(".sr-only").textContent = t("lobby.rules_of", { game: game.title });
   if (game.lesson) {
     const learn = document.createElement("a");
     learn.className = "rules-link learn-link";
     learn.href = `/learn/${encodeURIComponent(game.name)}`;
-    learn.innerHTML = `Learn<span class="sr-only"></span>`;
-    learn.querySelector(".sr-only").textContent = ` to play ${game.title}`;
+    learn.innerHTML = `<span></span><span class="sr-only"></span>`;
+    learn.firstElementChild.textContent = t("lobby.learn");
+    learn.querySelector(".sr-only").textContent = t("lobby.learn_of", { game: game.title });
     rules.after(learn);
   }
   item.querySelector(".play").addEventListener("click", () => openDialog(game));
@@ -103,11 +107,11 @@ function openDialog(game, mode = null) {
   // Outside engines the server's operator registered play as levels named engine:NAME.
   if ((game.engines || []).length) {
     const group = document.createElement("optgroup");
-    group.label = "Outside engines";
+    group.label = t("lobby.outside_engines");
     group.append(...game.engines.map((name) => {
       const o = document.createElement("option");
       o.value = `engine:${name}`;
-      o.textContent = `Engine: ${name}`;
+      o.textContent = t("lobby.engine", { name });
       return o;
     }));
     level.append(group);
@@ -142,11 +146,11 @@ function syncMode() {
   $("seat-field").hidden = mode === "local" || mode === "seek";
   $("assist-field").hidden = mode === "seek";
   $("rated-field").hidden = mode !== "seek";
-  $("start").textContent = mode === "seek" ? "Post the seek" : "Start game";
+  $("start").textContent = mode === "seek" ? t("lobby.post_seek") : t("lobby.start");
   // Help is on against the computer and off between two people unless the creator turns it
   // on (for both: everyone in the match sees the setting).
   $("assist").checked = mode === "ai";
-  $("assist-label").textContent = mode === "ai" ? "Hints and analysis" : "Hints and analysis for both players";
+  $("assist-label").textContent = mode === "ai" ? t("lobby.assist") : t("lobby.assist_both");
 }
 
 async function startGame(event) {
@@ -175,7 +179,7 @@ async function startGame(event) {
   // The answer comes at once (the computer's first move, if it has one, follows on the game
   // page): this shows only on a slow connection.
   const status = $("new-game-status");
-  $("new-game-status-text").textContent = "Setting up the game…";
+  $("new-game-status-text").textContent = t("lobby.setting_up");
   status.hidden = false;
   try {
     const created = await api.create(spec);
@@ -216,7 +220,7 @@ async function start() {
   try {
     games = await api.games();
   } catch (err) {
-    grid.textContent = `The games could not be loaded: ${err.message}`;
+    grid.textContent = t("lobby.games_failed", { error: err.message });
     return;
   }
   grid.replaceChildren(...games.map(card));
