@@ -2,17 +2,21 @@
 PostgreSQL: the two rooms, the history a reconnecting socket is sent, each refusal (too long,
 too fast, not a player, a spectator with no name, a disabled player, a match with no chat, a
 foreign match's token), the cleaning of a line, and lines reaching the sockets of another
-server process."""
+server process (two apps in one process, and two ``flipgames serve`` processes)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from servers import call, needs_postgres, serve
 from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
 
 from flipgames.web.app import create_app
 from flipgames.web.community.chat import MAX_CHARS, RATE_LINES
@@ -240,3 +244,46 @@ def test_a_line_reaches_the_sockets_of_another_server_process(
             say(there, "and back")
             back = [("players", None, 1, "and back")]
             assert said(there) == back and said(here) == back
+
+
+@needs_postgres
+def test_two_server_processes_carry_both_rooms(schema_url: str, tmp_path: Path) -> None:
+    """Two ``flipgames serve`` processes on one PostgreSQL schema (as ``--workers 2`` runs):
+    White on one, Black and a signed-in spectator on the other; each room's lines cross."""
+    log = tmp_path / "servers.log"
+    with serve(schema_url, log) as first, serve(schema_url, log) as second:
+        created = call(first, "POST", "/api/matches", {"game": "flipflop-3x3", "mode": "online"})
+        match_id, white = created["id"], created["token"]
+        black = created["links"]["invite"].split("token=")[1]
+        sam = call(second, "POST", "/api/players", {"name": "Sam"})["token"]
+        base = f"/ws/matches/{match_id}?chat=true"
+        with (
+            ws_connect(f"ws://127.0.0.1:{first}{base}&token={white}") as one,
+            ws_connect(f"ws://127.0.0.1:{second}{base}&token={black}") as two,
+            ws_connect(
+                f"ws://127.0.0.1:{second}{base}",
+                additional_headers={"Authorization": f"Bearer {sam}"},
+            ) as spectator,
+        ):
+            for socket in (one, two, spectator):
+                assert chat_message(socket)["lines"] == []  # the histories
+            one.send(json.dumps({"type": "chat", "text": "from the first process"}))
+            assert texts(chat_message(two)) == ["from the first process"]
+            spectator.send(json.dumps({"type": "chat", "text": "watching"}))
+            assert texts(chat_message(spectator)) == ["watching"]
+            two.send(json.dumps({"type": "chat", "text": "back across"}))
+            # White's next lines are the players' own, never the spectator's.
+            assert texts(chat_message(one)) == ["from the first process"]
+            assert texts(chat_message(one)) == ["back across"]
+
+
+def chat_message(socket: ClientConnection) -> Any:
+    while True:
+        message = json.loads(socket.recv(timeout=30))
+        if message["type"] in ("chat", "error"):
+            return message
+
+
+def texts(message: Any) -> list[str]:
+    assert message["type"] == "chat", message
+    return [line["text"] for line in message["lines"]]
