@@ -1,5 +1,5 @@
-"""Save screenshots of every game page (and the lobby, a replay, the rules, a lesson, a phone) to
-docs/screenshots/. Run it after changing the pages:
+"""Save screenshots of every game page (and the lobby, its Play people, a replay, the rules, a
+lesson, a phone) to docs/screenshots/. Run it after changing the pages:
 
     .venv/bin/python tests/browser/screenshots.py
 
@@ -11,8 +11,10 @@ palette (a third of the size); without it Chromium's own PNGs are kept.
 from __future__ import annotations
 
 import io
+import json
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,38 @@ def play(base: str, game: str, options: dict[str, Any], actions: list[str]) -> A
     return created
 
 
+def as_player(base: str, token: str, path: str, body: Any) -> Any:
+    """POST ``body`` to ``path`` as the player whose session is ``token`` (a bearer token)."""
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def people(base: str, browser: Any) -> None:
+    """The lobby's "Play people": two open seeks, and a game between two others to watch."""
+    token = {}
+    for name in ("Hana", "Kenji", "Grace", "Ada"):
+        signed = api(base, "POST", "/api/accounts", {"name": name, "password": "screenshot words"})
+        token[name] = signed["token"]
+    clock = {"initial": 180, "increment": 2}
+    as_player(base, token["Hana"], "/api/seeks", {"game": "flipflop-3x3", "clock": clock})
+    spec = {"game": "flip-switch", "options": {"lines": "edges"}, "rated": True}
+    as_player(base, token["Kenji"], "/api/seeks", spec)
+    watched = as_player(base, token["Grace"], "/api/seeks", {"game": "rubiks-flip"})
+    as_player(base, token["Ada"], f"/api/seeks/{watched['id']}/accept", {})
+    page = browser.new_context(viewport={"width": 960, "height": 820}).new_page()
+    page.goto(base + "/")
+    page.wait_for_selector("#seeks li.seek")
+    page.wait_for_selector("#live-games li")
+    # The section just under the header (which stays at the top of the window).
+    page.evaluate(
+        "() => window.scrollTo(0, document.getElementById('people').getBoundingClientRect().top"
+        " + window.scrollY - document.querySelector('.site-header').offsetHeight - 12)"
+    )
+    save(page.screenshot(), "people")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with (
@@ -71,6 +105,7 @@ def main() -> None:
         page.goto(base + "/")
         page.wait_for_selector(".game-card")
         save(page.screenshot(), "lobby")
+        people(base, browser)
         for name, game, options, actions in SCENES:
             created = play(base, game, options, actions)
             page.goto(base + created["links"]["play"])
