@@ -116,9 +116,9 @@ def main() -> int:
     )
     print(
         "| game | moves | budget CPU s | CPU s p50 / p95 / p100 | p100 / budget | "
-        "wall s p100 | slowest (game, ply) |"
+        "wall s p100 | at the wall cap | slowest (game, ply) |"
     )
-    print("| --- | ---: | ---: | --- | ---: | ---: | --- |")
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | --- |")
     for name in args.games:
         game = make(name)
         if args.level not in levels_for(game):
