@@ -23,8 +23,8 @@ FLIP_RULE = (
 )
 SWITCH_RULE = (
     "A switch swaps two face-up tiles side by side (never diagonally). Two tiles of the same "
-    "shape cannot be switched, nor a face-down tile, nor the very switch your opponent just "
-    "made."
+    "shape cannot be switched, nor two nullified shapes, nor a face-down tile, nor the very "
+    "switch your opponent just made."
 )
 SCORE_RULE = (
     "Make a line of three face-up tiles of one shape, a row, a column or a diagonal, and that "

@@ -55,9 +55,9 @@ LESSON = Lesson(
                 "Move your piece on b2 instead of dropping one: it may leap over the Black piece.",
                 "it is a drop: this step is about moving the piece already on the board.",
             ),
-            ("b2-b5", "b2-e2"),
+            ("b2-b4", "b2-e2"),
             "It moved and flipped: a + piece now shows ×, so next time it moves diagonally.",
-            position="5/5/2b2/1R3/5 w 33",
+            position="5/5/1b3/1R3/5 w 33",
         ),
         Step(
             "Four in a row",
