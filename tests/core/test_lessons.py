@@ -48,6 +48,8 @@ def test_each_steps_position_is_legal_and_its_solutions_reach_the_goal(name, num
     legal = {start.action_to_string(a) for a in start.legal_actions()}
     assert step.solutions and set(step.solutions) <= legal
     for text in step.solutions:
+        # Outcomes set by the step are there because chance follows the move, never idle.
+        assert start.apply(start.parse_action(text)).is_chance_node() == bool(step.then)
         attempt = step.attempt(game, text)
         assert attempt.legal and attempt.achieved, (text, attempt.message)
         assert attempt.message == step.done
