@@ -29,6 +29,22 @@ HYPOTHESIS_PROFILE = os.environ.get("FLIPGAMES_HYPOTHESIS", "flipgames")
 settings.load_profile(HYPOTHESIS_PROFILE)
 
 
+#: Fixtures that give a test a PostgreSQL database (tests/web/conftest.py's and this file's).
+POSTGRES_FIXTURES = {"postgres_url", "postgres", "schema_url"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every PostgreSQL run is marked slow: the fast loop (-m "not slow") tests the server on
+    SQLite, and CI runs both (a PostgreSQL test starts a schema, migrations and often
+    several server processes: a second or more of waiting each)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and "postgresql" in callspec.id.split("-")
+        if on_postgres or POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def postgres_url() -> str:
     """The PostgreSQL database for tests; skips (with the reason shown) when none is given."""
