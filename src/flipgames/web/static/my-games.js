@@ -6,14 +6,19 @@
 
 import { api } from "./api.js";
 import { myMatches, outcomeText } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
-const OUTCOMES = { win: "You won", draw: "Draw", loss: "You lost", aborted: "Aborted" };
-const ENDINGS = {
-  resignation: "by resignation", agreement: "by agreement", timeout: "on time",
-  forfeit: "by forfeit", aborted: "before both had moved",
+// Words looked up when shown (t() is the page's language).
+const OUTCOMES = {
+  win: () => t("outcome.won"), draw: () => t("result.draw"), loss: () => t("outcome.lost"), aborted: () => t("profile.aborted"),
 };
-const MODES = { ai: "vs computer", online: "vs friend", local: "same screen" };
+const ENDINGS = {
+  resignation: () => t("profile.by_resignation"), agreement: () => t("profile.by_agreement"), timeout: () => t("profile.on_time"),
+  forfeit: () => t("profile.by_forfeit"), aborted: () => t("profile.before_both"),
+};
+const MODES = { ai: () => t("mine.vs_computer"), online: () => t("mine.vs_friend"), local: () => t("mine.same_screen") };
+const words = (table, key) => (key in table ? table[key]() : key);
 
 function item(href, title, detail) {
   const entry = document.createElement("li");
@@ -29,25 +34,25 @@ function item(href, title, detail) {
 
 // A finished match has its result ("*" for an aborted one); one still in play has none yet.
 const finished = (match) => Boolean(match.result);
-const outcome = (match) => (match.result === "*" ? "Aborted" : outcomeText(match));
+const outcome = (match) => (match.result === "*" ? t("profile.aborted") : outcomeText(match));
 
 function localItem(match) {
   const done = finished(match);
-  const mode = MODES[match.mode] || "";
+  const mode = match.mode in MODES ? MODES[match.mode]() : "";
   return item(
     done ? `/replay/${encodeURIComponent(match.id)}` : match.play,
-    match.title || match.game || "Game",
-    `${mode} · ${done ? `${outcome(match)} · replay` : "in progress · continue"}`,
+    match.title || match.game || t("profile.game"),
+    `${mode} · ${done ? `${outcome(match)} · ${t("mine.replay")}` : t("mine.continue")}`,
   );
 }
 
 function serverItem(game, titles) {
   const parts = [
-    game.opponent ? `against ${game.opponent}` : "against no player",
-    game.ending ? `${OUTCOMES[game.result] || game.result} ${ENDINGS[game.ending] || game.ending}` : OUTCOMES[game.result] || game.result,
-    game.rated ? "rated" : "casual",
+    t("profile.against", { name: game.opponent || t("profile.no_player") }),
+    game.ending ? `${words(OUTCOMES, game.result)} ${words(ENDINGS, game.ending)}` : words(OUTCOMES, game.result),
+    game.rated ? t("profile.rated") : t("profile.casual"),
     game.date.slice(0, 10),
-    "replay",
+    t("mine.replay"),
   ];
   return item(`/replay/${encodeURIComponent(game.match)}`, titles[game.game] || game.game, parts.join(" · "));
 }
@@ -67,7 +72,7 @@ export async function listMine(player, games) {
       items = [...playing.map(localItem), ...profile.games.map((game) => serverItem(game, titles))];
       source = "server";
       if (profile.pages > 1) {
-        const more = item(`/players/${encodeURIComponent(profile.name)}`, "All your games", `(${profile.pages} pages) on your profile`);
+        const more = item(`/players/${encodeURIComponent(profile.name)}`, t("mine.all"), t("mine.all_pages", { pages: profile.pages }));
         items.push(more);
       }
     } catch {
