@@ -226,6 +226,24 @@ def test_lines_carry_no_token_and_removed_lines_are_never_sent(
         assert said(socket) == []
 
 
+def test_a_deleted_accounts_lines_name_it_deleted_player(client: TestClient) -> None:
+    body = {"name": "Grace", "password": "correct horse battery"}
+    token = client.post("/api/accounts", json=body, headers=HERE).json()["token"]
+    client.cookies.clear()
+    grace = {"authorization": f"Bearer {token}", **HERE}
+    match_id, white, black = online_match(client)
+    with connect(client, match_id, white, **grace) as socket:
+        said(socket)
+        say(socket, "bye")
+        assert said(socket) == [("players", "Grace", 0, "bye")]
+    gone = client.request(
+        "DELETE", "/api/account", json={"password": body["password"]}, headers=grace
+    )
+    assert gone.status_code == 204, gone.text
+    with connect(client, match_id, black) as socket:
+        assert said(socket) == [("players", "deleted player", 0, "bye")]
+
+
 def test_a_line_reaches_the_sockets_of_another_server_process(
     postgres_url: str, schema_url: str
 ) -> None:

@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from flipgames.web.community.identity import DELETED_PLAYER, Session, disabled
+from flipgames.web.community.identity import Session, disabled, shown_name
 from flipgames.web.db import Transactions, chat_lines, players
 from flipgames.web.errors import ApiError
 
@@ -175,12 +175,12 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _line(row: Any) -> ChatLine:
-    name = DELETED_PLAYER if row.deleted else row.name
     return ChatLine(
         number=row.number,
         room=row.room,
         seat=row.seat,
-        name=name,
+        # A seat's line may have no player (its token was used with no session).
+        name=None if row.name is None else shown_name(row.name, bool(row.deleted)),
         text=row.text,
         at=_aware(row.at).isoformat(timespec="seconds"),
     )
