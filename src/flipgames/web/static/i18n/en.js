@@ -203,6 +203,7 @@ export default {
   "nav.people": "Play people",
   "nav.mine": "My games",
   "nav.lab": "Lab",
+  "nav.puzzles": "Puzzles",
   "lobby.hero_title": "Every piece has two sides.",
   "lobby.hero_text": "Six small strategy games where pieces flip, tiles turn and luck spins. Play the computer, send a friend a link, or pass the phone across the table.",
   "lobby.puzzle_link": "Solve a puzzle",

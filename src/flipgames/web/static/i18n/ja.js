@@ -200,6 +200,7 @@ export default {
   "nav.people": "人と対局",
   "nav.mine": "自分の対局",
   "nav.lab": "ラボ",
+  "nav.puzzles": "パズル",
   "lobby.hero_title": "どの駒にも、表と裏がある。",
   "lobby.hero_text": "駒が裏返り、タイルがめくれ、運が回る、6つの小さな戦略ゲーム。コンピューターと対局したり、友達にリンクを送ったり、スマートフォンを手渡しで遊んだり。",
   "lobby.puzzle_link": "パズルを解く",
