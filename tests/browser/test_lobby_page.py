@@ -311,3 +311,45 @@ def test_play_people_has_no_serious_accessibility_violations(
     assert page.is_visible("#rated-field") and page.is_hidden("#assist-field")
     assert serious_violations(page) == []
     context.close()
+
+
+def test_a_visitor_takes_a_guest_name_and_is_told_rated_games_are_for_accounts(
+    browser: Any, people: tuple[Browser, Browser, Browser], arcade: Arcade
+) -> None:
+    _, kenji, _ = people
+    base = arcade.base
+    mika = Browser(browser)
+    lobby(mika.page, base)
+    lobby(kenji.page, base)
+    # The section's own button opens the header's guest dialog: a name, and Mika plays.
+    mika.page.click("#people-guest")
+    mika.page.wait_for_selector("#identity-dialog[open]")
+    mika.page.fill("#identity-name", "Mika")
+    mika.page.click("#identity-submit")
+    mika.page.wait_for_selector("#people-signin", state="hidden")
+    mika.page.wait_for_selector("#people[data-live='true']")
+    # Rated is not ticked for a guest; ticked, the server's refusal is shown as it says it.
+    mika.page.select_option("#seek-game", GAME)
+    mika.page.click("#seek-new")
+    mika.page.wait_for_selector("#new-game[open]")
+    assert not mika.page.is_checked("#rated")
+    mika.page.check("#rated")
+    mika.page.click("#start")
+    mika.page.wait_for_selector("#new-game-error:has-text('rated games are between accounts')")
+    mika.page.uncheck("#rated")
+    mika.page.click("#start")
+    mika.page.wait_for_selector("#new-game", state="hidden")
+    row = kenji.page.locator("#seeks li.seek:has-text('Mika')")
+    row.wait_for()
+    assert " ".join(row.inner_text().split()) == (
+        "FlipFlop 3x3 standard rules no clock casual Mika guest Play"
+    )
+    # Rated quick pairing: the same refusal, under the section's heading.
+    assert not mika.page.is_checked("#pairing-rated")
+    mika.page.check("#pairing-rated")
+    mika.page.click("#pairing button.pair[data-game='flipflop-3x3'][data-clock='']")
+    mika.page.wait_for_selector("#people-error:has-text('rated games are between accounts')")
+    assert mika.page.is_hidden("#pairing-waiting")
+    problems = mika.problems
+    mika.context.close()
+    assert not problems, problems
