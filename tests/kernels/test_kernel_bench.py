@@ -9,6 +9,9 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from flipgames import make
 from flipgames.core.kernel import kernel_for
@@ -34,16 +37,32 @@ FIGURES = (
 )
 
 
-def test_json_has_the_machine_and_a_row_per_game_and_implementation() -> None:
-    games = ["flipflop-3x3", "checkered-flag"]
-    args = ["bench", "--json", "--seconds", "0.05", *(f"--game={g}" for g in games)]
+#: The games of the one ``bench --json`` run the report tests below read.
+GAMES = ["flipflop-3x3", "checkered-flag", "rubiks-flip", "flip-switch"]
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    """One ``bench --json`` run over :data:`GAMES` (a run starts Python, numba and every
+    game's kernel: once for all the tests that read its report)."""
+    args = ["bench", "--json", "--seconds", "0.1", *(f"--game={g}" for g in GAMES)]
     done = flipgames(*args)
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    parsed: dict[str, Any] = json.loads(done.stdout)
+    return parsed
+
+
+def rows_of(report: dict[str, Any], game: str) -> dict[str, dict[str, Any]]:
+    return {row["kernel"]: row for row in report["results"] if row["game"] == game}
+
+
+def test_json_has_the_machine_and_a_row_per_game_and_implementation(
+    report: dict[str, Any],
+) -> None:
     assert {"cpu", "cores", "python", "numpy", "numba"} <= set(report["machine"])
     expected = [
         (name, kind)
-        for name in games
+        for name in GAMES
         for kind in ("reference", "fast")
         if kind == "reference" or kernel_for(make(name)) is not None
     ]
@@ -52,32 +71,35 @@ def test_json_has_the_machine_and_a_row_per_game_and_implementation() -> None:
     for row in report["results"]:
         assert set(row) == {"game", "kernel", *FIGURES}
         assert row["playouts_per_s"] > 0 and row["plies_per_s"] >= row["playouts_per_s"]
-        chance = row["game"] == "checkered-flag"
-        assert (row["perft_leaves_per_s"] is None) == chance
-        # MCTS runs on both engines of both games (Checkered Flag's kernel has a compiled
-        # MCTS); alpha-beta on the reference engines and FlipFlop's kernel, not on Checkered
-        # Flag's (a chance game's kernel has no compiled search).
-        mcts, alphabeta = row["mcts_iterations_per_s"], row["alphabeta_nodes_per_s"]
-        assert mcts is not None and mcts > 0
-        measured = row["game"] == "flipflop-3x3" or row["kernel"] == "reference"
-        assert (alphabeta is not None and alphabeta > 0) == measured
 
 
-def test_the_kernel_row_of_rubiks_flip_has_mcts_iterations() -> None:
-    done = flipgames("bench", "--json", "--game", "rubiks-flip", "--seconds", "0.2")
-    assert done.returncode == 0, done.stderr
-    rows = {row["kernel"]: row for row in json.loads(done.stdout)["results"]}
+def test_mcts_and_alphabeta_rows_of_flipflop_3x3_and_checkered_flag(
+    report: dict[str, Any],
+) -> None:
+    for game in ("flipflop-3x3", "checkered-flag"):
+        for row in rows_of(report, game).values():
+            chance = row["game"] == "checkered-flag"
+            assert (row["perft_leaves_per_s"] is None) == chance
+            # MCTS runs on both engines of both games (Checkered Flag's kernel has a compiled
+            # MCTS); alpha-beta on the reference engines and FlipFlop's kernel, not on
+            # Checkered Flag's (a chance game's kernel has no compiled search).
+            mcts, alphabeta = row["mcts_iterations_per_s"], row["alphabeta_nodes_per_s"]
+            assert mcts is not None and mcts > 0
+            measured = row["game"] == "flipflop-3x3" or row["kernel"] == "reference"
+            assert (alphabeta is not None and alphabeta > 0) == measured
+
+
+def test_the_kernel_row_of_rubiks_flip_has_mcts_iterations(report: dict[str, Any]) -> None:
+    rows = rows_of(report, "rubiks-flip")
     assert set(rows) == {"reference", "fast"}
     for row in rows.values():
         assert isinstance(row["mcts_iterations_per_s"], float)
         assert row["mcts_iterations_per_s"] > 0
 
 
-def test_the_kernel_row_of_flip_switch_has_mcts_iterations() -> None:
+def test_the_kernel_row_of_flip_switch_has_mcts_iterations(report: dict[str, Any]) -> None:
     """Flip Switch's kernel has a compiled MCTS (flips as chance nodes) but no alpha-beta."""
-    done = flipgames("bench", "--json", "--game", "flip-switch", "--seconds", "0.1")
-    assert done.returncode == 0, done.stderr
-    rows = {row["kernel"]: row for row in json.loads(done.stdout)["results"]}
+    rows = rows_of(report, "flip-switch")
     assert set(rows) == {"reference", "fast"}
     for row in rows.values():
         assert isinstance(row["mcts_iterations_per_s"], float)
