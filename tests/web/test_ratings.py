@@ -542,6 +542,8 @@ def test_the_profile_and_leaderboard_pages_are_served(client: TestClient) -> Non
     assert board.status_code == 200 and "/static/leaderboard.js" in board.text
 
 
+# Slow: two real server starts around a kill -9 (CI runs it; the fast loop does not).
+@pytest.mark.slow
 def test_a_server_killed_at_a_rated_ending_rates_it_once_after_the_restart(
     tmp_path: Path,
 ) -> None:

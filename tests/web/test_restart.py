@@ -33,6 +33,8 @@ def server(database: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], 
         process.wait(timeout=30)
 
 
+# Slow: two real server starts around a kill -9 (CI runs it; the fast loop does not).
+@pytest.mark.slow
 def test_a_killed_server_restarts_and_the_match_goes_on(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
     log = tmp_path / "server.log"
