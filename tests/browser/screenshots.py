@@ -1,5 +1,5 @@
-"""Save screenshots of every game page (and the lobby, its Play people, a replay, the rules, a
-lesson, a phone) to docs/screenshots/. Run it after changing the pages:
+"""Save screenshots of every game page (and the lobby, its Play people, a chat, a replay, the
+rules, a lesson, a phone) to docs/screenshots/. Run it after changing the pages:
 
     .venv/bin/python tests/browser/screenshots.py
 
@@ -94,6 +94,51 @@ def people(base: str, browser: Any) -> None:
     save(page.screenshot(), "people")
 
 
+def chat(base: str, browser: Any) -> None:
+    """An online game's chat panel: two players, a few lines, one of them a link (text)."""
+    token = {}
+    for name in ("Yuki", "Ben"):
+        signed = api(base, "POST", "/api/players", {"name": name})
+        token[name] = signed["token"]
+    created = as_player(
+        base, token["Yuki"], "/api/matches", {"game": "flipflop-3x3", "mode": "online"}
+    )
+    pages = {}
+    for name, link in (("Yuki", "play"), ("Ben", "invite")):
+        context = browser.new_context(viewport={"width": 960, "height": 900})
+        context.add_cookies([{"name": "flipgames_session", "value": token[name], "url": base}])
+        pages[name] = context.new_page()
+        pages[name].goto(base + created["links"][link])
+        pages[name].wait_for_selector("#chat:not([hidden])")
+    for name, text in (
+        ("Yuki", "Good luck! First time playing 3x3?"),
+        ("Ben", "Yes, I read https://example.org/rules first"),
+        ("Yuki", "Nice. Captures on the goal win, watch b3"),
+    ):
+        pages[name].fill("#chat-input", text)
+        pages[name].click("#chat-send")
+        pages["Yuki"].wait_for_function(
+            "text => [...document.querySelectorAll('#chat .chat-text')]"
+            ".some(e => e.textContent === text)",
+            arg=text,
+        )
+    save(pages["Yuki"].locator("#chat").screenshot(), "chat")
+
+
+def dark(base: str, browser: Any) -> None:
+    """A game page in the dark theme (the system's scheme), the settings menu open."""
+    page = browser.new_context(
+        viewport={"width": 960, "height": 640}, color_scheme="dark"
+    ).new_page()
+    _, game, options, actions = SCENES[2]  # FlipFour, pieces on the board and in hand
+    created = play(base, game, options, actions)
+    page.goto(base + created["links"]["play"])
+    page.wait_for_selector(".board-svg")
+    page.click("#settings summary")
+    page.wait_for_timeout(900)
+    save(page.screenshot(), "dark")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with (
@@ -106,6 +151,8 @@ def main() -> None:
         page.wait_for_selector(".game-card")
         save(page.screenshot(), "lobby")
         people(base, browser)
+        dark(base, browser)
+        chat(base, browser)
         for name, game, options, actions in SCENES:
             created = play(base, game, options, actions)
             page.goto(base + created["links"]["play"])
