@@ -7,7 +7,9 @@ through the registry.
 - ``identity``: :class:`~flipgames.web.community.identity.Player`, guests, accounts,
   sessions, and the ``CurrentPlayer`` / ``SignedIn`` dependencies the routes use;
 - ``csrf``: the ``Origin`` check of every state-changing request (:class:`CsrfGuard`);
-- ``glicko2``: the rating system.
+- ``glicko2``: the rating system;
+- ``chat``: the players' and the spectators' chat rooms of a match;
+- ``admin``: what ``flipgames admin`` does to a player (disable, enable, remove lines).
 
 See docs/web-api.md, "Players and sessions".
 """

@@ -1,5 +1,6 @@
 """The matches' WebSocket: live views of a match for every seat and spectator; seats may
-send actions. Opened only to this site's pages (the handshake's ``Origin`` is checked)."""
+send actions, and with ``?chat=true`` a socket reads and writes its chat room (routes/chat.py).
+Opened only to this site's pages (the handshake's ``Origin`` is checked)."""
 
 from __future__ import annotations
 
