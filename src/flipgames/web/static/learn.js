@@ -82,7 +82,9 @@ async function attempt(action) {
     item.classList.add("done");
     item.querySelector(".tick").textContent = "✓";
     feedback(verdict.message, "right");
-    draw(verdict.view, false);
+    // On the board that showed the step, so the move (and a flip, a spin) is animated.
+    const fresh = verdict.view.moves.slice(step().view.moves.length);
+    board.update(verdict.view, { interactive: false, analysis: null, fresh, reverse: false });
     $("show-me").hidden = true;
     $("try-again").hidden = false;
     if (verdict.next) {
