@@ -225,7 +225,7 @@ def test_rubiks_flip_rows_are_positions_the_search_proves(tmp_path):
     [
         ("flipfour", {}, ["flipfour (FlipFour)", "no option set of it is solved"]),
         ("flipflop", {}, ["flipflop", "no proof search takes it"]),
-        ("flip-switch", {"rounds": 3}, ["rounds=3", "the solved option sets are rounds=1"]),
+        ("flip-switch", {"must_flip": "yes"}, ["single round", "the solved option sets are"]),
     ],
 )
 def test_unsolved_games_are_refused_by_name_and_nothing_is_written(tmp_path, name, options, words):

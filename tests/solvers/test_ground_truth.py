@@ -108,7 +108,7 @@ def test_a_search_beyond_its_budget_is_refused_naming_the_state():
     [
         ("flipfour", {}, "flipfour (FlipFour) has no exact solution here"),
         ("flipflop", {}, "no option set of it is solved and no proof search takes it"),
-        ("flip-switch", {"rounds": 3}, "rounds=3 size=3"),
+        ("flip-switch", {"rounds": 3, "switch_limit": 4}, "single round: flip-switch"),
         ("flip-switch", {"rounds": 1, "must_flip": "yes"}, "must_flip=yes"),
     ],
 )

@@ -13,6 +13,10 @@ Which positions:
   start, so ``limit`` keeps the shallowest. Where the solver folds symmetric images into one
   position (FlipFlop 3x3's mirror, Flip Switch's 48 symmetries) the row is the image met
   first, reached along a shortest path (so the path repeats no position);
+* a match of rounds whose single round is solved (Flip Switch with ``rounds`` > 1): every
+  round position in every situation of the match (which round, rounds won so far), valued by
+  adding the rounds (:mod:`flipgames.lab.dataset_match`), at most :data:`MATCH_ROWS` unless
+  ``limit`` says otherwise;
 * a game proved by search (Rubik's Flip): positions of seeded random games whose every action
   the exact search values within ``max_nodes`` nodes, found from each game's end backwards
   (earlier positions cost more to search; the first that fails ends that game's walk), one
@@ -54,12 +58,16 @@ from flipgames.core.errors import FlipgamesError, quote_path
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import manifest_of
 from flipgames.core.progress import Progress, silent
-from flipgames.solvers.ground_truth import Answer, Oracle, oracle, to_arrays
+from flipgames.lab import dataset_match
+from flipgames.solvers.ground_truth import Answer, MatchOracle, Oracle, oracle, to_arrays
 
 #: Bump when the arrays or their meaning change (the file's ``format`` entry).
 FORMAT = 1
 #: Rows of a game proved by search when no ``limit`` is given.
 SAMPLED_ROWS = 1_000
+#: Rows of a match of rounds when no ``limit`` is given (a Flip Switch match of 3 rounds has
+#: 10 situations of 95,628 round positions each; this is round 1 and some of round 2).
+MATCH_ROWS = 100_000
 #: Nodes the exact search may spend on one position of a dataset (about 0.2 s).
 DATASET_NODES = 250_000
 
@@ -212,9 +220,11 @@ def export(
     progress: Progress = silent,
 ) -> Summary:
     """Write ``game``'s dataset to ``path`` (see the module docstring): at most ``limit``
-    rows (default: every position of a solution, :data:`SAMPLED_ROWS` for a game proved by
-    search, whose positions come from games seeded by ``seed``). The path is checked and the
-    game's solver found before anything is computed; the file appears only when complete."""
+    rows (default: every position of a solution, :data:`MATCH_ROWS` for a match,
+    :data:`SAMPLED_ROWS` for a game proved by search, whose positions come from games seeded
+    by ``seed``; a match's earlier rounds are played by endings found from ``seed``). The
+    path is checked and the game's solver found before anything is computed; the file
+    appears only when complete."""
     target = Path(path)
     _check_target(target)
     if limit is not None and limit < 1:
@@ -223,6 +233,9 @@ def export(
     sampler = None if found.exhaustive else _Sampler(found, seed)
     source = _walk(found, game.new_initial_state()) if sampler is None else sampler.rows()
     wanted = limit if limit is not None or sampler is None else SAMPLED_ROWS
+    if isinstance(found, MatchOracle):
+        source = dataset_match.rows(found, seed)
+        wanted = MATCH_ROWS if limit is None else limit
     states: list[State] = []
     rows: list[Answer] = []
     complete = True

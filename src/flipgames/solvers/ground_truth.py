@@ -41,7 +41,7 @@ here: no option set of it is solved and no proof search takes it (docs/solvers.m
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -51,6 +51,7 @@ import numpy.typing as npt
 
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import has_manifest, is_listed_solved, manifest_of
+from flipgames.core.match import MatchPosition, splitter
 from flipgames.core.progress import Progress, silent
 from flipgames.solvers.solution import Solution, SolverError
 
@@ -199,6 +200,99 @@ class SearchOracle:
         )
 
 
+class MatchOracle:
+    """Answers a match of independent rounds from its one-round solution, adding the rounds.
+
+    A match position's value for a player is the expected number of rounds they win minus
+    the number the opponent wins: the finished rounds' score, plus the current round's value,
+    plus each later round's value from its start for its first player (0 for Flip Switch),
+    every round played perfectly for itself. Best actions and action values are the round's
+    (action values shifted by the same constant, so the best actions do not change). The
+    probabilities are of the match result (more rounds won) when every round is played by the
+    round solver's canonical strategies, the rounds being independent.
+    """
+
+    exhaustive = True
+
+    def __init__(
+        self, game: Game, split: Callable[[State], MatchPosition], round_oracle: Oracle
+    ) -> None:
+        self.game = game
+        self.solver = f"{round_oracle.solver}, rounds added"
+        self.split = split
+        self.round = round_oracle
+        first = round_oracle.answer(round_oracle.game.new_initial_state())
+        assert first is not None and first.player == 0
+        #: A round's start, for its first player.
+        self.start = first
+
+    def key(self, state: State) -> Hashable:
+        seen = self.split(state)
+        inner = None if seen.round_state is None else self.round.key(seen.round_state)
+        return seen.score, len(seen.later), seen.swapped, inner
+
+    def answer(self, state: State) -> Answer | None:
+        seen = self.split(state)
+        if seen.round_state is None:
+            return self.compose(seen, state.current_player, None)
+        found = self.round.answer(seen.round_state)
+        return None if found is None else self.compose(seen, state.current_player, found)
+
+    def compose(self, seen: MatchPosition, mover: int, inner: Answer | None) -> Answer:
+        """The match's answer from the round's (``inner``; None once the match is over)."""
+        viewer = max(mover, 0)
+        sign = 1 if viewer == 0 else -1
+        # Distribution of the final score (match player 0's rounds won minus player 1's).
+        scores = {seen.score: Fraction(1)}
+        if inner is None:
+            win, draw, loss = _outcomes(scores, sign)
+            return Answer(viewer, Fraction(sign * seen.score), win, draw, loss, 0)
+        # The round's player that is the match's player 0.
+        first = 1 if seen.swapped else 0
+        current = inner.value if inner.player == first else -inner.value
+        split = (inner.win, inner.draw, inner.loss)
+        scores = _add_round(scores, split if inner.player == first else split[::-1])
+        later = Fraction(0)
+        start = self.start
+        for starter in seen.later:
+            later += start.value if starter == 0 else -start.value
+            split = (start.win, start.draw, start.loss)
+            scores = _add_round(scores, split if starter == 0 else split[::-1])
+        offset = sign * (seen.score + later)
+        win, draw, loss = _outcomes(scores, sign)
+        return Answer(
+            viewer,
+            sign * (seen.score + later + current),
+            win,
+            draw,
+            loss,
+            None,
+            inner.legal,
+            {action: value + offset for action, value in inner.action_values.items()},
+            inner.best,
+        )
+
+
+def _add_round(
+    scores: dict[int, Fraction], split: tuple[Fraction, Fraction, Fraction]
+) -> dict[int, Fraction]:
+    """The score's distribution after one more round won, drawn or lost with ``split``'s
+    probabilities (for match player 0)."""
+    after: dict[int, Fraction] = {}
+    for score, p in scores.items():
+        for step, q in zip((1, 0, -1), split, strict=True):
+            if q:
+                after[score + step] = after.get(score + step, Fraction(0)) + p * q
+    return after
+
+
+def _outcomes(scores: dict[int, Fraction], sign: int) -> tuple[Fraction, Fraction, Fraction]:
+    """(win, draw, loss) of the match for match player 0 (``sign`` 1) or player 1 (-1)."""
+    ahead = sum((p for s, p in scores.items() if s * sign > 0), Fraction(0))
+    behind = sum((p for s, p in scores.items() if s * sign < 0), Fraction(0))
+    return ahead, scores.get(0, Fraction(0)), behind
+
+
 def _certain(result: int) -> tuple[Fraction, Fraction, Fraction]:
     return Fraction(result > 0), Fraction(result == 0), Fraction(result < 0)
 
@@ -207,6 +301,12 @@ def refusal(game: Game) -> str | None:
     """Why no exact solver here answers ``game`` with its options, or None when one does."""
     if is_listed_solved(game):
         return None
+    split = splitter(game)
+    if split is not None:
+        single = split(game.new_initial_state()).round_state
+        assert single is not None
+        why = refusal(single.game)
+        return None if why is None else f"{game.name}'s single round: {why}"
     described = f"{game.name} ({game.title})"
     if not has_manifest(game):
         return f"{described} is not a registered game with a manifest: no solver is known"
@@ -233,6 +333,11 @@ def oracle(game: Game, progress: Progress = silent, max_nodes: int = MAX_NODES) 
     why = refusal(game)
     if why is not None:
         raise GroundTruthError(why)
+    split = splitter(game)
+    if split is not None and not is_listed_solved(game):
+        single = split(game.new_initial_state()).round_state
+        assert single is not None
+        return MatchOracle(game, split, oracle(single.game, progress, max_nodes))
     if not is_listed_solved(game):
         return SearchOracle(game, max_nodes)
     from flipgames.solvers import catalog

@@ -19,22 +19,23 @@ replayed, so the round keeps its history (a third repetition under way is the sa
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, cast
 
-from flipgames.core.game import State
+from flipgames.core.game import Game, State
 from flipgames.core.match import MatchPosition
-from flipgames.games.flip_switch.rules import FlipSwitch, FlipSwitchState
+
+if TYPE_CHECKING:
+    from flipgames.games.flip_switch.rules import FlipSwitchState
 
 
 @cache
-def _one_round(options: tuple[tuple[str, object], ...]) -> FlipSwitch:
-    return FlipSwitch({**dict(options), "rounds": 1})
+def _one_round(kind: type[Game], options: tuple[tuple[str, object], ...]) -> Game:
+    return kind({**dict(options), "rounds": 1})
 
 
 def split(state: State) -> MatchPosition:
     """``state`` (a position of a Flip Switch match) as its current round."""
-    if not isinstance(state, FlipSwitchState):
-        raise TypeError(f"a Flip Switch match position is needed, not {state!r}")
-    results = state.results
+    results = _results(state)
     score = results.count(0) - results.count(1)
     if state.is_terminal():
         return MatchPosition(None, False, score, ())
@@ -46,13 +47,17 @@ def split(state: State) -> MatchPosition:
         assert node.action is not None
         actions.append(node.action)
         node = node.parent
-    single: State = _one_round(tuple(sorted(state.game.options.items()))).new_initial_state()
+    options = tuple(sorted(state.game.options.items()))
+    single = _one_round(type(state.game), options).new_initial_state()
     for action in reversed(actions):
         single = single.apply(action)
-    later = tuple(r % 2 for r in range(current + 1, state.game.rounds))
+    later = tuple(r % 2 for r in range(current + 1, int(str(state.game.options["rounds"]))))
     return MatchPosition(single, current % 2 == 1, score, later)
 
 
 def _results(state: State) -> tuple[int, ...]:
-    assert isinstance(state, FlipSwitchState)
-    return state.results
+    """Per finished round, its winner or DRAWN (the helper reads the rules' state, which it
+    imports for typing only)."""
+    if not hasattr(state, "results"):
+        raise TypeError(f"a Flip Switch match position is needed, not {state!r}")
+    return cast("FlipSwitchState", state).results
