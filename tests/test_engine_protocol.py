@@ -39,7 +39,7 @@ def talk(*lines: str, args: tuple[str, ...] = ()) -> list[str]:
 def test_hello_names_the_engine_protocol_and_games():
     reply = talk("hello", "isready", "quit")
     assert reply[0].startswith("id name flipgames ")
-    assert "id protocol 1" in reply
+    assert "id protocol 2" in reply
     assert "games flipflop flipflop-3x3 flipfour rubiks-flip flip-switch checkered-flag" in reply
     assert reply[-2:] == ["hellook", "readyok"]
 

@@ -33,7 +33,7 @@ from flipgames.core.options import parse_option_pairs
 from flipgames.core.registry import game_names, make
 
 #: The protocol version ``hello`` reports; bumped when a command changes meaning.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 class ProtocolError(FlipgamesError):
