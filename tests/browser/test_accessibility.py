@@ -1,5 +1,6 @@
 """Accessibility: axe-core (from the npm registry, installed by ``npm install --prefix
-tests/browser/axe``) on the lobby and on a game page of every game, in the light and the dark
+tests/browser/axe``) on the lobby, on a game page of every game, on a lesson and on a rules page
+with its pictures, in the light and the dark
 theme, with zero serious or critical violations; and keyboard play: a whole move made with the
 keyboard alone."""
 
@@ -83,6 +84,28 @@ def test_the_finished_page_and_replay_have_no_serious_violations(audited: Any, a
     assert serious_violations(audited) == []
 
 
+def test_a_lesson_and_the_rules_pictures_have_no_serious_violations(
+    audited: Any, arcade: str
+) -> None:
+    """The learn page as a step starts, after a wrong move's answer and after the goal is
+    reached; a rules page with its diagrams."""
+    audited.goto(f"{arcade}/learn/flipflop-3x3")
+    audited.wait_for_selector(".board-svg")
+    assert serious_violations(audited) == []
+    audited.locator("#steps li:nth-child(3) button").click()
+    audited.locator(".targets .target.source[data-target='a1']").click()
+    audited.locator(".targets .target:not(.source)[data-target='a2']").click()
+    audited.wait_for_selector("#feedback.wrong:not([hidden])")
+    assert serious_violations(audited) == []
+    audited.locator(".targets .target.source[data-target='b1']").click()
+    audited.locator(".targets .target:not(.source)[data-target='b3']").click()
+    audited.wait_for_selector("#next-step:not([hidden])")
+    assert serious_violations(audited) == []
+    audited.goto(f"{arcade}/rules/flip-switch")
+    audited.wait_for_selector(".rule-diagram .board-svg")
+    assert serious_violations(audited) == []
+
+
 #: What a keyboard user can act on: targets on the board, and the choices beside it.
 FINAL = ".targets .target:not(.source), .targets .target.flip, .gear-button"
 FIRST = ".targets .target.source:not(.flip), .drop-choice, .pass-choice"
@@ -111,3 +134,19 @@ def test_a_move_by_keyboard_alone(page: Any, arcade: str, game: str) -> None:
         if api(arcade, "GET", f"/api/matches/{created['id']}")["ply"] != before:
             return
     raise AssertionError("six key presses on targets did not make a move")
+
+
+def test_a_lesson_step_by_keyboard_alone(page: Any, arcade: str) -> None:
+    """A lesson's first step played with Tab and Enter, then on to the next step."""
+    page.goto(f"{arcade}/learn/flipflop-3x3")
+    page.wait_for_selector(".board-svg")
+    tab_to(page, FIRST)
+    page.keyboard.press("Enter")
+    tab_to(page, FINAL)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback.right:not([hidden])")
+    assert page.evaluate("() => document.activeElement.id") == "next-step"
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.getElementById('step-count').textContent === 'Step 2 of 6'"
+    )

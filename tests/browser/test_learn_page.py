@@ -2,31 +2,20 @@
 on the board from the lobby's Learn link, a move the rules forbid and a legal move that misses
 the goal each answered in words by the engine, the lesson finished; every game's whole lesson
 by mouse; a Flip Switch flip showing the lesson's shape; every step of every lesson drawn; the
-rules page's diagrams drawn by the board module, one per lesson step; and axe-core's check on
-the learn page and on a rules page with its diagrams."""
+rules page's diagrams drawn by the board module, one per lesson step (axe and the keyboard:
+test_accessibility.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_accessibility import AXE, serious_violations
 
 from flipgames.core.lessons import has_lesson, lesson_for
 from flipgames.core.registry import game_names
 
 SOURCE = ".targets .target.source[data-target='{}']"
 TARGET = ".targets .target:not(.source)[data-target='{}']"
-
-
-@pytest.fixture
-def audited(browser: Any) -> Iterator[Any]:
-    """A page that lets the test inject axe (as in test_accessibility.py)."""
-    assert AXE.exists(), f"{AXE} is missing: npm install --prefix tests/browser/axe"
-    context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
-    yield context.new_page()
-    context.close()
 
 
 def play(page: Any, move: str) -> None:
@@ -161,17 +150,3 @@ def test_the_rules_page_draws_a_diagram_for_every_lesson_step(page: Any, arcade:
         captions = page.locator(".rule-diagram figcaption b").all_inner_texts()
         assert captions == [step.title for step in lesson.steps]
         assert page.locator(f"a[href='/learn/{game}']").count() >= 1
-
-
-def test_the_rules_page_with_its_diagrams_has_no_serious_violations(
-    audited: Any, arcade: str
-) -> None:
-    audited.goto(f"{arcade}/rules/flip-switch")
-    audited.wait_for_selector(".rule-diagram .board-svg")
-    assert serious_violations(audited) == []
-
-
-def test_the_learn_page_has_no_serious_accessibility_violations(audited: Any, arcade: str) -> None:
-    audited.goto(f"{arcade}/learn/flipfour")
-    audited.wait_for_selector(".board-svg")
-    assert serious_violations(audited) == []
