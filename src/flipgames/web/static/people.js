@@ -10,6 +10,7 @@
 import { api } from "./api.js";
 import { open as openIdentity, whoAmI } from "./identity.js";
 import { rememberMatch } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
 // How often the live games are read again (they are not pushed), while the tab is visible.
@@ -44,7 +45,7 @@ const mine = (seek) => player !== null && seek.seeker.toLowerCase() === player.n
 
 /** "1500?" (provisional), "1712", or "guest". */
 export function ratingText(seek) {
-  if (seek.rating === null || seek.rating === undefined) return "guest";
+  if (seek.rating === null || seek.rating === undefined) return t("identity.guest");
   return `${seek.rating}${seek.provisional ? "?" : ""}`;
 }
 
@@ -65,19 +66,21 @@ function seekItem(seek) {
   const item = element("li", "", "seek");
   item.dataset.seek = seek.id;
   const what = element("span", "", "seek-what");
-  what.append(element("b", seek.title), element("span", seek.words.length ? seek.words.join(" · ") : "standard rules", "seek-words"));
+  what.append(element("b", seek.title), element("span", seek.words.length ? seek.words.join(" · ") : t("people.standard_rules"), "seek-words"));
   const terms = element("span", "", "seek-terms");
   terms.append(
-    element("span", seek.clock || "no clock", "seek-clock"),
-    element("span", seek.rated ? "rated" : "casual", `tag ${seek.rated ? "rated" : "casual"}`),
+    element("span", seek.clock || t("people.no_clock"), "seek-clock"),
+    element("span", t(seek.rated ? "profile.rated" : "profile.casual"), `tag ${seek.rated ? "rated" : "casual"}`),
   );
   const who = element("span", "", "seek-who");
   who.append(element("span", seek.seeker, "seek-name"), element("span", ratingText(seek), "seek-rating"));
   const action = mine(seek)
-    ? button("Cancel", "seek-cancel", () => cancel(seek.id))
-    : button("Play", "primary seek-accept", () => accept(seek.id));
-  // The button says what it does to which seek for screen readers ("Play Hana's FlipFlop 3x3").
-  action.setAttribute("aria-label", `${action.textContent} ${mine(seek) ? "your" : `${seek.seeker}'s`} ${seek.title} seek`);
+    ? button(t("common.cancel"), "seek-cancel", () => cancel(seek.id))
+    : button(t("lobby.play"), "primary seek-accept", () => accept(seek.id));
+  // The button says what it does to which seek for screen readers ("Play Hana's FlipFlop 3x3
+  // seek").
+  const label = mine(seek) ? t("people.cancel_label", { game: seek.title }) : t("people.accept_label", { name: seek.seeker, game: seek.title });
+  action.setAttribute("aria-label", label);
   item.append(what, terms, who, action);
   return item;
 }
@@ -112,10 +115,10 @@ async function cancel(id) {
 export async function postSeek(spec) {
   if (!player) {
     openIdentity("guest");
-    throw new Error("pick a name first (or sign in): seeks carry their seeker's name");
+    throw new Error(t("people.name_first"));
   }
   const posted = await api.seek(spec);
-  showStatus("Your seek is listed: you go to the game as soon as someone takes it.");
+  showStatus(t("people.listed"));
   return posted;
 }
 
@@ -159,7 +162,7 @@ async function accepted(message) {
 function clockChoices() {
   return [...$("clock").options]
     .filter((o) => o.value !== "custom")
-    .map((o) => ({ value: o.value, label: o.value ? o.textContent : "no clock" }));
+    .map((o) => ({ value: o.value, label: o.value ? o.textContent : t("people.no_clock") }));
 }
 
 function clockSpec(value) {
@@ -178,7 +181,7 @@ function renderPairing() {
       const press = button(clock.label, "pair", () => joinPool(game, clock));
       press.dataset.game = game.name;
       press.dataset.clock = clock.value;
-      press.setAttribute("aria-label", `Quick pairing: ${game.title}, ${clock.label}`);
+      press.setAttribute("aria-label", t("people.pair_label", { game: game.title, clock: clock.label }));
       return press;
     }));
     row.append(element("span", game.title, "pairing-game"), presses);
@@ -197,7 +200,7 @@ async function joinPool(game, clock) {
   }
   // The socket may have told of a pairing already (the server pairs during the request).
   if (going) return;
-  waiting = { game: game.name, clock: clock.value, label: `${game.title}, ${clock.label}` };
+  waiting = { game: game.name, clock: clock.value, label: t("people.waiting_what", { game: game.title, clock: clock.label }) };
   showWaiting();
 }
 
@@ -226,11 +229,13 @@ function showWaiting() {
 function liveItem(game) {
   const item = element("li", "", "live-game");
   item.dataset.match = game.id;
-  const link = element("a", "Watch");
+  const link = element("a", t("people.watch"));
   link.href = game.watch;
-  link.setAttribute("aria-label", `Watch ${game.players.join(" against ")}, ${game.title}`);
-  const details = [game.title, `${game.moves} ${game.moves === 1 ? "move" : "moves"}`, game.clock || "no clock", game.rated ? "rated" : "casual"];
-  const watching = `${game.spectators} watching`;
+  const [first, second] = game.players;
+  link.setAttribute("aria-label", t("people.watch_label", { first, second, game: game.title }));
+  const moves = t(game.moves === 1 ? "people.move" : "people.moves", { n: game.moves });
+  const details = [game.title, moves, game.clock || t("people.no_clock"), t(game.rated ? "profile.rated" : "profile.casual")];
+  const watching = t("people.watching", { n: game.spectators });
   item.append(
     element("span", game.players.join(" – "), "live-players"),
     element("span", details.join(" · "), "muted"),
