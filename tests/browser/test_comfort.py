@@ -134,6 +134,9 @@ def test_japanese_by_mouse_and_kept_after_a_reload(browser: Any, arcade: str) ->
         page.wait_for_selector(".board-svg")
         page.wait_for_function(MY_TURN_OR_OVER)
         assert page.evaluate("document.documentElement.lang") == "ja"
+        # The English words hidden until translated are shown again, now in Japanese.
+        assert page.evaluate("document.documentElement.classList.length") == 0
+        assert page.locator("#flip-board").is_visible()
         assert page.inner_text("#resign") == "⚑ 投了"
         assert page.inner_text("#status-text").startswith("あなたの番です")
         assert "ログイン" in page.inner_text("#identity")

@@ -26,4 +26,8 @@
   const lang = read("flipgames.lang");
   const browser = (navigator.language || "en").toLowerCase();
   root.lang = lang === "en" || lang === "ja" ? lang : browser.startsWith("ja") ? "ja" : "en";
+  // The templates' words are English until settings.js translates them: hide them till then,
+  // so a Japanese page does not flash English (settings.css shows them after 2 s whatever
+  // happens, so a script that never runs cannot leave a page blank).
+  if (root.lang !== "en") root.classList.add("i18n-pending");
 })();

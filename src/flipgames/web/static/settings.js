@@ -98,4 +98,5 @@ function wire() {
 }
 
 translatePage();
+document.documentElement.classList.remove("i18n-pending"); // boot.js hid the English words
 wire();
