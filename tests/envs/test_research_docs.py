@@ -23,6 +23,7 @@ def test_the_page_has_an_example_per_api():
         "envs.sb3",
         "opponent=opponent",
         "sample_legal",
+        "ground_truth",
     )
     for api in apis:
         assert api in text, api
@@ -51,5 +52,9 @@ def test_example_runs(index, capsys):
         selfplay, calls = namespace["selfplay"], namespace["calls"]
         assert len(selfplay) >= 50 and set(selfplay) <= {-1.0, 0.0, 1.0}  # type: ignore[arg-type]
         assert calls and set(calls) == {(8, 8, 3, 3)}  # type: ignore[arg-type]
+    if "truth" in namespace:
+        # FlipFlop 3x3 has no drawn position: every value is a win or a loss, with a best move.
+        truth = namespace["truth"]
+        assert set(truth.value.tolist()) <= {-1.0, 1.0} and truth.best.any(axis=1).all()  # type: ignore[attr-defined]
     if "engine" in namespace:
         assert out.startswith("bestmove ")
