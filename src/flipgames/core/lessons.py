@@ -76,10 +76,11 @@ def wins(says: str, miss: str) -> Goal:
 
 
 def stops_win(says: str, miss: str) -> Goal:
-    """A move after which the opponent, to move, has no move that wins at once (a block)."""
+    """A move after which the opponent, to move, has no move that wins at once (a block). For
+    turns without chance: a chance outcome still pending after the move is no block."""
 
     def check(before: State, _action: int, after: State) -> bool:
-        if after.is_terminal() or after.current_player == before.current_player:
+        if after.current_player not in (0, 1) or after.current_player == before.current_player:
             return False
         opponent = after.current_player
         return not any(
