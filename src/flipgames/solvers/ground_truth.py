@@ -14,6 +14,9 @@ Which solver answers (:func:`oracle`, from the game's manifest, never from its n
   hurrying, the loser delaying; -1 for a draw);
 * ``stochastic``: a chance game listed as solved (a Flip Switch round, Checkered Flag): exact
   expected values and the canonical strategies' probabilities; no remoteness (-1);
+* ``stochastic, rounds added``: a match of independent rounds whose single round is solved
+  (Flip Switch with ``rounds`` > 1, through the manifest's ``rounds`` splitter,
+  :mod:`flipgames.core.match`): the rounds' values added (:class:`MatchOracle`);
 * ``alphabeta``: a game proved by search (Rubik's Flip): the kernel's exact search per state
   within a node budget (the start from the cached proof when ``flipgames solve`` made one);
   values +1 / 0 / -1, no remoteness. A state the search does not finish is refused.
