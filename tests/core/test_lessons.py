@@ -145,3 +145,15 @@ def test_a_game_without_a_lesson_says_so_and_one_defined_at_run_time_gives_its_o
     lesson = Lesson("intro", (step,) * 5)
     with _toy_registered(replace(MANIFEST, lesson=lesson)):
         assert has_lesson(TOY) and lesson_for(TOY) is lesson
+
+
+def test_a_block_is_judged_by_the_opponents_replies():
+    """FlipFour's block step: of all 52 legal moves only the two drops on d3 leave Black no
+    four next turn (Black's row a3-c3 has one open end)."""
+    lesson = lesson_for("flipfour")
+    game = lesson.game("flipfour")
+    block = next(step for step in lesson.steps if step.title == "Block")
+    start = block.start(game)
+    texts = [start.action_to_string(a) for a in start.legal_actions()]
+    reached = sorted(t for t in texts if block.attempt(game, t).achieved)
+    assert len(texts) == 52 and reached == ["B@d3", "R@d3"]
