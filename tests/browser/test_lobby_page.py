@@ -226,9 +226,12 @@ def test_a_rated_seek_taken_and_played_to_the_end_by_mouse(
     assert seek_rows(black.page) == [
         f"FlipFlop 3x3 standard rules no clock casual {winner} 1662? Play"
     ]
+    assert white.page.inner_text("#people-status").startswith("Your seek is listed")
     white.page.click("#seeks li.seek button.seek-cancel")
     black.page.wait_for_selector("#no-seeks:not([hidden])")
+    white.page.wait_for_selector("#no-seeks:not([hidden])")
     assert seek_rows(black.page) == [] and seek_rows(white.page) == []
+    assert white.page.inner_text("#people-status") == ""
 
 
 def _today(base: str, name: str) -> str:

@@ -44,7 +44,7 @@ const titleOf = (name) => (games.find((g) => g.name === name) || { title: name }
 const mine = (seek) => player !== null && seek.seeker.toLowerCase() === player.name.toLowerCase();
 
 /** "1500?" (provisional), "1712", or "guest". */
-export function ratingText(seek) {
+function ratingText(seek) {
   if (seek.rating === null || seek.rating === undefined) return t("identity.guest");
   return `${seek.rating}${seek.provisional ? "?" : ""}`;
 }
@@ -87,6 +87,8 @@ function seekItem(seek) {
 
 function renderSeeks() {
   const list = [...seeks.values()];
+  // "Your seek is listed" holds only while one is.
+  if (!list.some(mine)) showStatus("");
   $("no-seeks").hidden = list.length > 0;
   $("seeks").replaceChildren(...list.map(seekItem));
 }
@@ -352,6 +354,13 @@ export async function startPeople(gameList, { openSeekDialog, onPlayer }) {
   document.addEventListener("flipgames:identity", (event) => identityChanged(event.detail));
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refreshLive();
+  });
+  // Back from a game through the browser's page cache: a fresh socket, nothing on its way.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    going = false;
+    connect();
+    refreshLive();
   });
   // The header may have told of the player already (and connected): then this changes nothing.
   identityChanged(await whoAmI(), { force: socket === null });
