@@ -5,6 +5,7 @@
 // lets the page ask for it should its socket be down).
 
 import { cap } from "./common.js";
+import { t } from "./i18n.js";
 
 /** "4:59", "0:09.3" (tenths under ten seconds). */
 export function formatClock(ms) {
@@ -36,7 +37,7 @@ export function createClocks(container, { onExpired = () => {} } = {}) {
       const ms = left(player);
       row.querySelector("time").textContent = formatClock(ms);
       row.classList.toggle("low", ms < 10_000);
-      row.setAttribute("aria-label", `${cap(view.players[player])}'s clock: ${formatClock(ms)}`);
+      row.setAttribute("aria-label", t("clock.label", { player: cap(view.players[player]), time: formatClock(ms) }));
       if (view.clock.running === player && ms <= 0 && expiredFor !== view) {
         expiredFor = view;
         onExpired();

@@ -54,6 +54,7 @@ export default {
   "players.connected": "● connected",
   "players.away": "○ away",
   "moves.player_n": "player {n}",
+  "clock.label": "{player}'s clock: {time}",
   "game.draw_declined": "Your draw offer was declined.",
   "game.takeback_declined": "Your takeback request was declined.",
   "game.taken_back": "Your move was taken back.",

@@ -51,6 +51,7 @@ export default {
   "players.connected": "● 接続中",
   "players.away": "○ 離席中",
   "moves.player_n": "プレイヤー{n}",
+  "clock.label": "{player}の持ち時間: {time}",
   "game.draw_declined": "引き分けの提案は断られました。",
   "game.takeback_declined": "待ったの申し出は断られました。",
   "game.taken_back": "あなたの手を戻しました。",
