@@ -89,13 +89,16 @@ def log_in(client: TestClient, name: str) -> Any:
 def test_disable_ends_sessions_and_seeks_and_enable_undoes_it(
     database: str, client: TestClient
 ) -> None:
-    mallory = account(client, "Mallory")
-    assert client.post("/api/seeks", json={"game": "flipflop-3x3"}, headers=mallory).is_success
+    mallory, ada = account(client, "Mallory"), account(client, "Ada")
+    seek = client.post("/api/seeks", json={"game": "flipflop-3x3"}, headers=mallory)
+    assert seek.is_success, seek.text
     done = admin("disable", "mallory", "--db", database)  # any case
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "disabled Mallory: 1 session ended, 1 seek removed"
     assert client.get("/api/session", headers=mallory).status_code == 401
     assert client.get("/api/seeks").json() == []
+    taken = client.post(f"/api/seeks/{seek.json()['id']}/accept", headers=ada)
+    assert (taken.status_code, taken.json()["error"]["code"]) == (404, "not_found")
     assert log_in(client, "Mallory").json()["error"]["code"] == "disabled"
     done = admin("enable", "Mallory", "--database", database)
     assert done.returncode == 0, done.stderr
