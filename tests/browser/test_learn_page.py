@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_fixes_boards import STYLE_LEAKS
 
 from flipgames.core.lessons import has_lesson, lesson_for
 from flipgames.core.registry import game_names
@@ -125,7 +126,7 @@ def test_every_lesson_played_to_the_end_by_mouse(page: Any, arcade: str, game: s
 
 def test_every_step_of_every_lesson_is_drawn(page: Any, arcade: str) -> None:
     """Each step picked from the list draws its position (the page fixture fails on any script
-    error), with its goal above the board."""
+    error), with its goal above the board; no page style reaches into a board."""
     for game in [name for name in game_names() if has_lesson(name)]:
         lesson = lesson_for(game)
         page.goto(f"{arcade}/learn/{game}")
@@ -136,6 +137,10 @@ def test_every_step_of_every_lesson_is_drawn(page: Any, arcade: str) -> None:
                 "text => document.getElementById('goal').textContent === text", arg=step.goal.says
             )
             assert page.locator("#board .board-svg").count() == 1
+        # The learn page's own styles (learn.css, app.css...) never reach into the board.
+        page.locator(".targets .target, .drop-choice, .gear-button").first.click()
+        found = page.evaluate(STYLE_LEAKS)
+        assert found["leaks"] == [] and found["shared"] == []
 
 
 def test_the_rules_page_draws_a_diagram_for_every_lesson_step(page: Any, arcade: str) -> None:
