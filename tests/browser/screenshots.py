@@ -1,5 +1,5 @@
-"""Save screenshots of every game page (and the lobby, its Play people, a chat, a replay, the
-rules, a lesson, a phone) to docs/screenshots/. Run it after changing the pages:
+"""Save screenshots of every game page (and the lobby, its Play people, a chat, a replay, a
+game review, the analysis board, the rules, a lesson, a phone) to docs/screenshots/. Run it after changing the pages:
 
     .venv/bin/python tests/browser/screenshots.py
 
@@ -138,6 +138,23 @@ def dark(base: str, browser: Any) -> None:
     save(page.screenshot(), "dark")
 
 
+def review(base: str, browser: Any) -> None:
+    """A finished FlipFlop 3x3 game's review on the replay page (White's first move, b1-b2,
+    throws the win away: a blunder, picked), and the analysis board at a position."""
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    finished = play(base, "flipflop-3x3", {}, ["b1-b2", "a3-a2", "a1-b1", "c3-c2"])
+    api(base, "POST", f"/api/matches/{finished['id']}/resign", {"token": finished["token"]})
+    page.goto(f"{base}/replay/{finished['id']}")
+    page.wait_for_selector("#review-chart .chart-point")
+    page.locator("#review-chart .chart-point[data-ply='1']").click()
+    page.wait_for_timeout(900)
+    save(page.screenshot(), "review")
+    page.goto(f"{base}/analysis/flipflop-3x3?moves=a1-a2%20c3-c2")
+    page.wait_for_selector("#best-moves li")
+    page.wait_for_timeout(600)
+    save(page.screenshot(), "analysis")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with (
@@ -152,6 +169,7 @@ def main() -> None:
         people(base, browser)
         dark(base, browser)
         chat(base, browser)
+        review(base, browser)
         for name, game, options, actions in SCENES:
             created = play(base, game, options, actions)
             page.goto(base + created["links"]["play"])
