@@ -31,6 +31,9 @@ pieces costs nothing.
 >>> game = make("flipflop")
 >>> search = KernelAlphaBetaAgent(random.Random(1), game, max_nodes=5_000)
 >>> agent = EndgameAgent(random.Random(1), game, search, max_pieces=3)
+>>> from flipgames.solvers.endgame import endgame_table
+>>> endgame_table(game, 3) is not None  # built (or loaded) before play, as warmup does
+True
 >>> state = game.state_at(1 << 2, 1 << 7, 0, 1)  # Black's rook on c2 captures on c1 and wins
 >>> state.action_to_string(agent.choose(state)), agent.last.value
 ('c2xc1', EndgameValue(value=1, distance=1))
