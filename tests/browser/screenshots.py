@@ -1,5 +1,6 @@
 """Save screenshots of every game page (and the lobby, its Play people, a chat, a replay, a
-game review, the analysis board, the rules, a lesson, a phone) to docs/screenshots/. Run it after changing the pages:
+game review, the analysis board, the rules, a lesson, a phone) to docs/screenshots/. Run it
+after changing the pages:
 
     .venv/bin/python tests/browser/screenshots.py
 
