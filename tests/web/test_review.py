@@ -101,6 +101,9 @@ def test_a_solved_games_review_is_the_solvers_values_and_best_moves(client: Test
             assert point["best"] == best
         assert point["position"] == state.position()
     assert [p["action"] for p in review["points"][1:]] == moves
+    # Made once: the next request is answered from the cache, the same review.
+    again = client.get(f"/api/matches/{created['id']}/review").json()
+    assert again == {"status": "done", "done": len(steps), "total": len(steps), "review": review}
 
 
 def test_a_move_that_throws_the_win_away_is_a_blunder(client: TestClient) -> None:
