@@ -40,7 +40,6 @@ function button(text, className, onClick) {
   return node;
 }
 
-const titleOf = (name) => (games.find((g) => g.name === name) || { title: name }).title;
 const mine = (seek) => player !== null && seek.seeker.toLowerCase() === player.name.toLowerCase();
 
 /** "1500?" (provisional), "1712", or "guest". */
