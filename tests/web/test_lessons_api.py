@@ -88,7 +88,7 @@ def test_a_wrong_move_is_answered_in_words_and_changes_nothing(client: TestClien
     [
         ("/api/lessons/chess", None, 404, "not_found"),
         ("/api/lessons/chess/1/attempt", {"action": "e4"}, 404, "not_found"),
-        ("/api/lessons/flipflop-3x3/7/attempt", {"action": "a1-a2"}, 404, "not_found"),
+        ("/api/lessons/flipflop-3x3/8/attempt", {"action": "a1-a2"}, 404, "not_found"),
         ("/api/lessons/flipflop-3x3/0/attempt", {"action": "a1-a2"}, 422, None),
         ("/api/lessons/flipflop-3x3/11/attempt", {"action": "a1-a2"}, 422, None),
         ("/api/lessons/flipflop-3x3/1/attempt", {"action": "a1-a2", "x": 1}, 422, None),

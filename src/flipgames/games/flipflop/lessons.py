@@ -1,9 +1,10 @@
 """The FlipFlop lessons (5x5 and 3x3): moving, the flip, captures on a goal, check, answering
-check and winning on the goal, each a position in FlipFlop's position notation.
+check, blocking the enemy in and winning on the goal, each a position in FlipFlop's position
+notation.
 
 >>> from flipgames.core.lessons import lesson_for
 >>> len(lesson_for("flipflop-3x3").steps), len(lesson_for("flipflop").steps)
-(6, 6)
+(7, 7)
 """
 
 # The rules show the pieces' own symbols: + and a multiplication sign, not the letter x.
@@ -36,9 +37,13 @@ ANSWER_RULE = (
     "When your own goal holds an enemy piece you are in check: the only legal moves are "
     "captures of that piece."
 )
+BLOCK_RULE = (
+    "A side with no legal move loses, and so does a side with no pieces left: shut the enemy's "
+    "pieces in and you win without going near the goal."
+)
 WIN_RULE = (
     "Land on the enemy goal where the enemy cannot capture your piece: they are checkmated "
-    "and you win. A side with no legal move loses, and so does a side with no pieces left."
+    "and you win."
 )
 
 
@@ -58,7 +63,7 @@ def _checks(says: str, miss: str) -> Goal:
 
 
 def _lesson(intro: str, positions: dict[str, str], solutions: dict[str, tuple[str, ...]]) -> Lesson:
-    """The six steps on one board size: ``positions`` and ``solutions`` per step name."""
+    """The seven steps on one board size: ``positions`` and ``solutions`` per step name."""
     return Lesson(
         intro=intro,
         steps=(
@@ -120,6 +125,17 @@ def _lesson(intro: str, positions: dict[str, str], solutions: dict[str, tuple[st
                 position=positions["answer"],
             ),
             Step(
+                "Block them in",
+                BLOCK_RULE,
+                wins(
+                    "Black has one piece left: take away its last move.",
+                    "Black still has a legal move: take the square the × piece needs.",
+                ),
+                solutions["block"],
+                "Black has no legal move left, so Black loses. White wins!",
+                position=positions["block"],
+            ),
+            Step(
                 "Win on the goal",
                 WIN_RULE,
                 wins(
@@ -136,7 +152,7 @@ def _lesson(intro: str, positions: dict[str, str], solutions: dict[str, tuple[st
 
 
 SMALL = _lesson(
-    "FlipFlop on 3x3 in six short steps: you play White, moving up the board. Each step sets "
+    "FlipFlop on 3x3 in seven short steps: you play White, moving up the board. Each step sets "
     "up a position; play the move it asks for.",
     positions={
         "move": "rrr/3/RRR w",
@@ -144,6 +160,7 @@ SMALL = _lesson(
         "capture": "rrr/3/RRR w",
         "check": "r1r/3/RR1 w",
         "answer": "r2/1b1/RrR w",
+        "block": "2b/R2/2R w",
         "win": "3/r2/1RR w",
     },
     solutions={
@@ -152,12 +169,13 @@ SMALL = _lesson(
         "capture": ("b1xb3",),
         "check": ("b1-b3",),
         "answer": ("a1xb1", "c1xb1"),
+        "block": ("a2-b2",),
         "win": ("b1-b3",),
     },
 )
 
 LARGE = _lesson(
-    "FlipFlop on 5x5 in six short steps: you play White, moving up the board. Each step sets "
+    "FlipFlop on 5x5 in seven short steps: you play White, moving up the board. Each step sets "
     "up a position; play the move it asks for.",
     positions={
         "move": "rrrrr/5/5/5/RRRRR w",
@@ -165,6 +183,7 @@ LARGE = _lesson(
         "capture": "r1r1r/5/2R2/5/R3R w",
         "check": "1r1r1/5/2R2/5/R3R w",
         "answer": "r1b1r/5/5/3R1/1RbR1 w",
+        "block": "b4/5/5/5/1R1R1 w",
         "win": "1b3/5/5/5/R1R1R w",
     },
     solutions={
@@ -173,6 +192,7 @@ LARGE = _lesson(
         "capture": ("c3xc5",),
         "check": ("c3-c5",),
         "answer": ("b1xc1", "d1xc1"),
+        "block": ("b1-b4",),
         "win": ("c1-c5",),
     },
 )
