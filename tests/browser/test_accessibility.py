@@ -148,5 +148,5 @@ def test_a_lesson_step_by_keyboard_alone(page: Any, arcade: str) -> None:
     assert page.evaluate("() => document.activeElement.id") == "next-step"
     page.keyboard.press("Enter")
     page.wait_for_function(
-        "() => document.getElementById('step-count').textContent === 'Step 2 of 6'"
+        "() => document.getElementById('step-count').textContent.startsWith('Step 2 of')"
     )
