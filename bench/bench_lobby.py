@@ -68,12 +68,15 @@ class Sent:
 
 
 class Player:
-    """A guest: its bearer token, its own keep-alive HTTP connection, one request at a time."""
+    """A guest: its bearer token, its own keep-alive HTTP connection, one request at a time;
+    ``turn`` is held by a seeker from its seek until that seek is accepted (a second seek of
+    the same game would replace the first)."""
 
     def __init__(self, port: int, token: str) -> None:
         self.token = token
         self.http = Http(port, {"Authorization": f"Bearer {token}"})
         self.lock = asyncio.Lock()
+        self.turn = asyncio.Lock()
 
     async def call(self, method: str, path: str, body: object = None) -> tuple[int, object]:
         async with self.lock:
@@ -145,6 +148,13 @@ async def open_sockets(port: int, tokens: list[str | None]) -> list[ClientConnec
 async def make_and_accept(
     seeker: Player, taker: Player, game: str, accept_after: float, sent: Sent
 ) -> None:
+    async with seeker.turn:
+        await seek_and_accept(seeker, taker, game, accept_after, sent)
+
+
+async def seek_and_accept(
+    seeker: Player, taker: Player, game: str, accept_after: float, sent: Sent
+) -> None:
     started = time.perf_counter()
     status, answer = await seeker.call("POST", "/api/seeks", {"game": game})
     sent.seek_answers.append(time.perf_counter() - started)
@@ -185,8 +195,9 @@ async def run(args: argparse.Namespace, port: int, server: int) -> bool:
     game = args.game or games[0]["name"]
     interval = 60.0 / args.per_minute
     count = max(1, round(args.seconds * args.per_minute / 60))
-    # Enough players that each has made (or taken) its last seek well before its next.
-    players = max(2, math.ceil((args.accept_after + 5.0) / interval) + 1)
+    # Enough players that each has made (or taken) its last seek well before its next, even
+    # with answers seconds late on a busy machine (a seeker still waiting holds its turn).
+    players = max(2, math.ceil((args.accept_after + 20.0) / interval) + 1)
     seekers = await guests(port, "Seeker", players)
     takers = await guests(port, "Taker", players)
     own = [p.token for p in (*seekers, *takers)]

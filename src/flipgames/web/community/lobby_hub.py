@@ -44,6 +44,52 @@ PRESENCE_CHANNEL = "flipgames_lobby_presence"
 #: The key presence announcements use for a player in the lobby (not a match id: those
 #: have no colon).
 PRESENCE_PREFIX = "lobby:"
+#: Messages a lobby socket may have waiting; a client further behind is disconnected (its
+#: page reconnects and is sent the open seeks afresh).
+BACKLOG = 500
+
+
+class Outbox:
+    """One lobby socket's messages, sent in order by a task of its own once the socket has
+    its first listing (:meth:`open`). A change of the lobby is then one queue put per socket
+    (no task a message, no waiting for 500 sends), and a slow client delays only itself."""
+
+    def __init__(self, socket: WebSocket) -> None:
+        self.socket = socket
+        self._queue: asyncio.Queue[str] = asyncio.Queue(BACKLOG)
+        self._opened = asyncio.Event()
+        self._task = asyncio.create_task(self._drain())
+
+    def open(self) -> None:
+        """The listing is sent: what was queued meanwhile (and everything after) goes now."""
+        self._opened.set()
+
+    def put(self, text: str) -> None:
+        if self._queue.full():
+            if self._opened.is_set() and not self._task.done():
+                log.info("a lobby socket fell %d messages behind: closing it", BACKLOG)
+                self._task.cancel()
+                self._task = asyncio.create_task(self.socket.close(code=1013))
+            return
+        self._queue.put_nowait(text)
+
+    async def _drain(self) -> None:
+        await self._opened.wait()
+        while True:
+            text = await self._queue.get()
+            try:
+                await self.socket.send_text(text)
+            except Exception as exc:
+                # A socket closed under us: its own handler removes it.
+                log.info("a lobby socket could not be sent to: %s", exc)
+                return
+
+    def close(self) -> asyncio.Task[None]:
+        """Stop sending (the socket has gone, or the server is stopping): its task, to await
+        where there is time. Not awaited here: a leaving socket's handler may be cancelled
+        at its next await, and what follows its leaving must run first."""
+        self._task.cancel()
+        return self._task
 
 
 class LobbyHub:
@@ -53,6 +99,7 @@ class LobbyHub:
         self.lobby = lobby
         self.grace = grace
         self._sockets: dict[str, set[WebSocket]] = {}
+        self._outboxes: dict[WebSocket, Outbox] = {}
         self._timers: dict[str, asyncio.Task[None]] = {}
         #: Whether a player has a lobby socket on another server process (web/presence.py).
         self.elsewhere: Callable[[str], bool] = lambda _player_id: False
@@ -81,15 +128,17 @@ class LobbyHub:
     # --- sockets coming and going ---------------------------------------------------------
 
     async def join(self, player_id: str, socket: WebSocket) -> None:
-        """Add a socket and send it the open seeks."""
+        """Add a socket and send it the open seeks (changes meanwhile follow them)."""
         first = not self._sockets.get(player_id)
         self._sockets.setdefault(player_id, set()).add(socket)
+        self._outboxes[socket] = outbox = Outbox(socket)
         timer = self._timers.pop(player_id, None)
         if timer is not None:
             timer.cancel()
         seeks = await run_in_threadpool(self.lobby.open_seeks)
         listing = {"type": "seeks", "seeks": [s.model_dump() for s in seeks]}
         await socket.send_text(json.dumps(listing))
+        outbox.open()
         if first and player_id:
             await self._announce(player_id)
 
@@ -97,6 +146,9 @@ class LobbyHub:
         """Remove a socket; the player's last one starts the grace period."""
         sockets = self._sockets.get(player_id, set())
         sockets.discard(socket)
+        outbox = self._outboxes.pop(socket, None)
+        if outbox is not None:
+            outbox.close()
         if sockets:
             return
         self._sockets.pop(player_id, None)
@@ -148,14 +200,14 @@ class LobbyHub:
         for event in events:
             if event.kind == "accepted":
                 message = {"type": "accepted", "seek": event.seek, "match": event.match}
-                await self._send(json.dumps(message), self._sockets.get(event.player, set()))
+                self._send(json.dumps(message), self._sockets.get(event.player, set()))
             elif event.kind == "gone":
-                await self._send(json.dumps({"type": "gone", "id": event.seek}))
+                self._send(json.dumps({"type": "gone", "id": event.seek}))
             else:
                 view = known.get(event.seek) or await run_in_threadpool(self.lobby.seek, event.seek)
                 if view is not None and view.id:
                     text = json.dumps({"type": "seek", "seek": view.model_dump()})
-                    await self._send(text)
+                    self._send(text)
 
     async def heard(self, payload: str) -> None:
         """An event announced by another server process (the lobby channel)."""
@@ -163,20 +215,12 @@ class LobbyHub:
         if event is not None:
             await self.publish([event])
 
-    async def _send(self, text: str, sockets: Iterable[WebSocket] | None = None) -> None:
-        targets = list(sockets) if sockets is not None else self._all()
-        if not targets:
-            return
-        results = await asyncio.gather(
-            *(socket.send_text(text) for socket in targets), return_exceptions=True
-        )
-        for result in results:
-            if isinstance(result, Exception):
-                # A socket closed under us: its own handler removes it.
-                log.info("a lobby socket could not be sent to: %s", result)
-
-    def _all(self) -> list[WebSocket]:
-        return [socket for sockets in self._sockets.values() for socket in sockets]
+    def _send(self, text: str, sockets: Iterable[WebSocket] | None = None) -> None:
+        """Queue ``text`` for ``sockets`` (default: every lobby socket here)."""
+        outboxes = self._outboxes
+        targets = outboxes.values() if sockets is None else [outboxes[s] for s in sockets]
+        for outbox in targets:
+            outbox.put(text)
 
     # --- the pairing loop -----------------------------------------------------------------
 
@@ -196,7 +240,10 @@ class LobbyHub:
                 log.exception("quick pairing failed; trying again")
 
     async def close(self) -> None:
-        """Stop the grace timers (the server is stopping: seeks stay in the database)."""
+        """Stop the grace timers and the sockets' senders (the server is stopping: seeks stay
+        in the database)."""
+        senders = [outbox.close() for outbox in self._outboxes.values()]
+        await asyncio.gather(*senders, return_exceptions=True)
         timers = list(self._timers.values())
         for timer in timers:
             timer.cancel()
