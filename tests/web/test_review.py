@@ -255,3 +255,21 @@ def test_each_flip_switch_round_is_valued_by_the_one_round_solution(client: Test
         assert point["value"] == pytest.approx(1 - value if swapped else value, abs=1e-4)
     # Chance outcomes (the tiles' shapes) are never marked.
     assert all(p["mark"] is None for p in review["points"] if p["by"] == -1)
+
+
+def test_a_review_that_fails_says_so_and_the_server_goes_on(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("a solver fault")
+
+    monkeypatch.setattr("flipgames.web.review.review_game", broken)
+    created = local_match(client, "flipflop-3x3", random_finish("flipflop-3x3", [], seed=2))
+    for _ in range(2000):
+        answer = client.get(f"/api/matches/{created['id']}/review").json()
+        if answer["status"] != "running":
+            break
+        time.sleep(0.02)
+    assert answer["status"] == "failed"
+    assert answer["error"] == "the review could not be made (RuntimeError)"
+    assert client.get("/healthz").text == "ok"
