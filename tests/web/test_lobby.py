@@ -21,7 +21,8 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import connect
 
 from flipgames.web.app import create_app
-from flipgames.web.community.lobby import UNISSUED, Lobby, pairing_range
+from flipgames.web.community.lobby import UNISSUED, Lobby
+from flipgames.web.community.pairing import pairing_range
 from flipgames.web.db import make_engine, ratings, seats
 from flipgames.web.settings import Settings
 

@@ -24,8 +24,7 @@ player gets another HMAC, which the seat refuses (409 ``issued``): one seat, one
 
 *Quick pairing* keeps a pool in the same table (kind ``pool``, the game's default options): a
 player waits for one game and time control, rated or casual; two waiting players whose
-ratings differ by at most both of their ranges are paired (each range is :data:`RANGE_START`
-rating points, widened by :data:`RANGE_STEP` every :data:`RANGE_EVERY` seconds of waiting).
+ratings differ by at most both of their ranges are paired (:mod:`.pairing` has the rule).
 The pair is claimed as a seek is, both rows in one conditional update, so two processes
 pairing at once cannot pair a player twice.
 
@@ -68,6 +67,7 @@ from flipgames.web import clocks, schemas
 from flipgames.web.community.glicko2 import PROVISIONAL_RD, START_RATING, START_RD
 from flipgames.web.community.identity import Player
 from flipgames.web.community.lobby_schemas import Event, SeekView, announcement
+from flipgames.web.community.pairing import fits
 from flipgames.web.community.ratings import require_accounts
 from flipgames.web.db import matches, players, ratings, seats, seeks
 from flipgames.web.errors import ApiError, not_found
@@ -81,10 +81,6 @@ CHANNEL = "flipgames_lobby"
 #: The token hash a seat is written with until its player reads its token (no sha256 hex
 #: digest equals it, so no token opens the seat before then).
 UNISSUED = "unissued"
-#: Quick pairing: the rating range a player accepts, widened with waiting time.
-RANGE_START = 100
-RANGE_STEP = 50
-RANGE_EVERY = 5.0
 
 Kind = Literal["seek", "pool"]
 
@@ -117,20 +113,6 @@ class SeekerSeat:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back the naive UTC time it was given; PostgreSQL an aware one.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def pairing_range(waited_seconds: float) -> int:
-    """The rating difference a player accepts after waiting this long in the pool.
-
-    >>> pairing_range(0), pairing_range(4.9), pairing_range(5), pairing_range(30)
-    (100, 100, 150, 400)
-    """
-    return RANGE_START + RANGE_STEP * int(max(0.0, waited_seconds) // RANGE_EVERY)
 
 
 def taken() -> ApiError:
@@ -388,7 +370,7 @@ class Lobby:
             if first.id in used:
                 continue
             for second in waiting[i + 1 :]:
-                if second.id in used or not _fits(first, second, now):
+                if second.id in used or not fits(first, second, now):
                     continue
                 made = self._pair(first, second)
                 if made:
@@ -567,30 +549,6 @@ def _rating_of(row: Any) -> tuple[int | None, float]:
     if row.rating is None:
         return round(START_RATING), START_RD
     return round(row.rating), float(row.rd)
-
-
-def _fits(first: Any, second: Any, now: datetime) -> bool:
-    """Two pool entries can be paired: same game, time control and kind of game (rated or
-    casual), two players, ratings within both players' ranges."""
-    if first.player_id == second.player_id or (first.game, first.rated) != (
-        second.game,
-        second.rated,
-    ):
-        return False
-    if (first.clock_initial_ms, first.clock_increment_ms) != (
-        second.clock_initial_ms,
-        second.clock_increment_ms,
-    ):
-        return False
-    gap = abs(_pool_rating(first) - _pool_rating(second))
-    ranges = [
-        pairing_range((now - _aware(entry.created_at)).total_seconds()) for entry in (first, second)
-    ]
-    return gap <= min(ranges)
-
-
-def _pool_rating(row: Any) -> float:
-    return START_RATING if row.rating is None else float(row.rating)
 
 
 def _seat_token(session_id: str, match_id: str) -> str:
