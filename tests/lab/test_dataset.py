@@ -125,6 +125,14 @@ def test_every_checkered_flag_row_agrees_with_the_stochastic_solution(tmp_path):
     assert check_rows(game, data, iter(range(rows))) == rows
     unique_positions(game, data)
     assert (data["draw"] == 0).all() and (data["remoteness"] == -1).all()
+    # Rows that look the same to the car to move (the cars' places swapped) agree.
+    truth: dict[bytes, str] = {}
+    for row in range(rows):
+        key = data["observation"][row].tobytes()
+        assert (
+            truth.setdefault(key, str(data["value_fraction"][row])) == data["value_fraction"][row]
+        )
+    assert len(truth) == rows // 2
     assert np.allclose(data["win"] - data["loss"], data["value"])
 
 
@@ -165,7 +173,7 @@ def test_flip_switch_rows_show_no_face_down_shape_and_the_observation_fixes_the_
         key = planes[row].tobytes()
         repeats += key in seen
         assert seen.setdefault(key, truth) == truth
-    assert repeats < len(planes)
+    assert repeats > 0  # such pairs exist: 13,026 rows look like an earlier one
 
 
 def test_the_file_loads_without_pickle_with_its_metadata(flipflop, tmp_path):

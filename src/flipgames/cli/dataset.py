@@ -89,7 +89,7 @@ def cmd_dataset(args: argparse.Namespace, game: Game) -> int:
     elif summary.sampled:
         which = f"positions of random games (seed {args.seed}) the exact search proves"
     else:
-        which = "the solved positions nearest the start (breadth first), up to --limit"
+        which = "the positions nearest the start (breadth first; a match: in every situation)"
     print(f"{game.title} {options}".rstrip() + f" ({summary.solver} solver): {which}")
     if summary.unanswered:
         print(f"  {summary.unanswered:,} positions tried were beyond the search's budget")
