@@ -187,9 +187,12 @@ def test_a_budget_keeps_the_levels_algorithm():
     engine.handle("newgame flipflop-3x3")
     agent = engine._agent(["movetime", "250"])
     assert isinstance(agent, KernelAlphaBetaAgent) and agent.seconds == 0.25
+    assert engine._agent(["movetime", "250"]) is agent  # kept, with its table, between gos
     engine.handle("setoption name level value easy")
     easy = engine._agent(["nodes", "77"])
     assert isinstance(easy, MCTSAgent) and easy.iterations == 77
+    engine.handle("newgame flipflop-3x3")
+    assert engine._agent(["nodes", "77"]) is not easy  # a new game starts afresh
     # Three plies in, Black has one winning move (a win in 5 plies): hard's alpha-beta finds
     # it within a quarter of a second, whatever the seed.
     game, moves = make("flipflop-3x3"), ["c1-c2", "b3xb1", "a1xb1"]

@@ -46,6 +46,10 @@ class Engine:
     def __init__(self, level: str, seed: int | None) -> None:
         self.level = level
         self.rng = random.Random(seed)
+        #: The agents of this game by budget (None: the level's own), kept from one go to the
+        #: next as a UCI engine keeps its hash table: their transposition tables are facts
+        #: about positions. newgame and a new level or seed start afresh.
+        self.agents: dict[Budget | None, Agent] = {}
         self.state: State | None = None
 
     def handle(self, line: str) -> list[str]:
@@ -97,9 +101,11 @@ class Engine:
             if self.state is not None:
                 _check_level(self.state.game, value)
             self.level = value
+            self.agents.clear()
         else:
             try:
                 self.rng = random.Random(int(value))
+                self.agents.clear()
             except ValueError:
                 raise ProtocolError(f"seed must be an integer, not {quote(value)}") from None
         return []
@@ -110,6 +116,7 @@ class Engine:
         game = make(rest[0], parse_option_pairs(rest[1:]))
         _check_level(game, self.level)
         self.state = game.new_initial_state()
+        self.agents.clear()
         _load_kernels(game, self.level)
         return []
 
@@ -145,9 +152,15 @@ class Engine:
         return [f"bestmove {state.action_to_string(agent.choose(state))}"]
 
     def _agent(self, rest: list[str]) -> Agent:
-        game = self._require_game().game
+        budget = self._budget(rest)
+        if budget not in self.agents:
+            game = self._require_game().game
+            self.agents[budget] = make_level_agent(game, self.level, self.rng, budget=budget)
+        return self.agents[budget]
+
+    def _budget(self, rest: list[str]) -> Budget | None:
         if not rest:
-            return make_level_agent(game, self.level, self.rng)
+            return None
         if len(rest) != 2 or rest[0] not in ("movetime", "nodes"):
             raise ProtocolError("write go, go movetime MS or go nodes N")
         try:
@@ -158,8 +171,7 @@ class Engine:
             raise ProtocolError(f"{rest[0]} must be at least 1, not {amount}")
         # The level's own algorithm under the controller's budget (a movetime is wall-clock
         # milliseconds, as a controller times its engine).
-        budget = Budget(seconds=amount / 1000) if rest[0] == "movetime" else Budget(nodes=amount)
-        return make_level_agent(game, self.level, self.rng, budget=budget)
+        return Budget(seconds=amount / 1000) if rest[0] == "movetime" else Budget(nodes=amount)
 
     def _require_game(self) -> State:
         if self.state is None:
