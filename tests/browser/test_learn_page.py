@@ -73,6 +73,22 @@ def test_the_flipflop_3x3_lesson_played_to_the_end_by_mouse(page: Any, arcade: s
     assert page.locator("#steps li.done").count() == len(lesson.steps)
 
 
+def test_flipfour_moves_the_rules_forbid_are_answered_by_the_engine(page: Any, arcade: str) -> None:
+    """FlipFour's board hands the page a square the picked piece or face cannot go to."""
+    page.goto(f"{arcade}/learn/flipfour")
+    page.wait_for_selector(".board-svg")
+    page.locator("#steps li:nth-child(2) button").click()
+    page.locator(SOURCE.format("b2")).click()
+    page.locator(".squares rect[data-square='c3']").click()
+    said = feedback(page, "'b2-c3' is not legal")
+    assert said.endswith("shows its rook face and moves along its rank or file")
+    page.locator("#steps li:nth-child(3) button").click()
+    page.locator(".drop-choice[data-drop='R']").click()
+    page.locator(".pieces [data-square='c2']").click()  # a Black piece: no target there
+    assert feedback(page, "'R@c2'") == "'R@c2' is not legal here: c2 is occupied"
+    assert page.locator("#next-step").is_hidden()
+
+
 def test_a_flip_switch_flip_shows_the_lessons_shape(page: Any, arcade: str) -> None:
     """A chance game's step: the flip is judged by the engine and the tile shows the shape the
     lesson sets, nothing drawn."""

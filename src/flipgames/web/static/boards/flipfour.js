@@ -44,8 +44,22 @@ export function createBoard(host, ctx) {
       title: "FlipFour board",
       boardClass: "f4-board",
       onPick: pick,
-      onBackground: () => choose(null),
+      onBackground: miss,
     });
+  }
+
+  /**
+   * A click that is no target lets go of what was picked. With a piece or a face picked and a
+   * square of the board clicked that it cannot go to, a page that asks (`ctx.onMiss`, the
+   * lesson page) gets that move as text so the engine can say why; the board judges nothing.
+   */
+  function miss(event) {
+    const on = event.target.closest ? event.target.closest("[data-square]") : null;
+    const square = on ? on.dataset.square : null;
+    const was = picked;
+    choose(null);
+    if (!ctx.onMiss || !options.interactive || !was || !square || square === was.square) return;
+    ctx.onMiss(was.face ? `${LETTERS[was.face]}@${square}` : `${was.square}-${square}`);
   }
 
   function pick(payload) {
