@@ -8,6 +8,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -96,3 +97,12 @@ def test_bad_arguments_are_one_line_errors_and_write_nothing(
 ) -> None:
     assert_one_line_error(flipgames(*argv, cwd=tmp_path), code, *words)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_export_shows_progress_on_a_terminal(terminal: Any, tmp_path: Path) -> None:
+    term = terminal("dataset", "checkered-flag", "--out", str(tmp_path / "cf.npz"))
+    term.read_until("positions")
+    assert term.wait(timeout=600) == 0
+    assert "38,040 rows written to" in term.shown
+    with np.load(tmp_path / "cf.npz") as data:
+        assert len(data["value"]) == 38_040
