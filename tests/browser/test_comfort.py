@@ -190,6 +190,9 @@ def test_move_sounds_are_off_until_switched_on(browser: Any, arcade: str) -> Non
         silent = page.evaluate("window.__oscillators")
         make_a_move(page, arcade, created["id"], rng)
         assert page.evaluate("window.__oscillators") == silent
+        # The page's own "Sound on my turn" is another switch, with its own note.
+        page.click("#sound-switch")
+        page.wait_for_function(f"() => window.__oscillators > {silent}")
 
 
 def test_your_turn_notification_asks_only_when_switched_on(browser: Any, arcade: str) -> None:

@@ -1,7 +1,8 @@
-// The move sounds, made by the Web Audio API as they play (no audio file is fetched): a
-// short wooden knock for a move, and a brighter two-note turn for a capture or a flip. The
-// game page plays one each time it shows a new move, the player's or the opponent's, when
-// the settings menu's "Move sounds" is on (settings.js).
+// The game page's sounds, made by the Web Audio API as they play (no audio file is fetched):
+// a short wooden knock for a move and a brighter two-note turn for a capture or a flip, played
+// each time the page shows a new move, the player's or the opponent's, when the settings
+// menu's "Move sounds" is on (settings.js); and one note when the turn arrives, when the page's
+// "Sound on my turn" is on (game/turn.js).
 
 let audio = null;
 
@@ -25,9 +26,10 @@ const SOUNDS = {
     { from: 520, to: 660, at: 0, seconds: 0.08, volume: 0.18 },
     { from: 780, to: 990, at: 0.07, seconds: 0.12, volume: 0.16 },
   ],
+  turn: [{ from: 660, to: 660, at: 0, seconds: 0.25, volume: 0.15 }],
 };
 
-/** Play "move" or "flip" (a capture or a flip). */
+/** Play "move", "flip" (a capture or a flip) or "turn". */
 export function playSound(name) {
   try {
     audio = audio || new AudioContext();

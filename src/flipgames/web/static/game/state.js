@@ -27,7 +27,6 @@ export const state = {
   resignArmed: false, // Resign asks to be clicked again
   resultClosed: false, // the player closed the game-over sheet (phones)
   drawnBoard: null, // what the board last drew: {key, interactive, analysis}
-  audio: null, // the AudioContext of the turn sound, made at its first use
 };
 
 /** A structured move or action in the board's words (FlipFour: "+ drop c5"), else its text. */

@@ -4,6 +4,7 @@
 
 import { t } from "../i18n.js";
 import { notificationsOn } from "../settings.js";
+import { playSound } from "../sounds.js";
 import { $, id, state, token } from "./state.js";
 
 /** It is now this page's turn: say so in the tab's title (and with a sound if asked). */
@@ -11,37 +12,28 @@ export function notifyTurn() {
   const view = state.view;
   const mine = Boolean(token) && view.status !== "finished" && (view.legal_actions || []).length > 0;
   const arrived = mine && !state.myTurnBefore;
-  if (arrived && $("sound-toggle").checked) beep();
-  if (arrived && view.mode === "online" && document.hidden && notificationsOn()) {
-    // One notification per match (tag): a newer turn replaces an unread one.
-    const shown = new Notification(t("turn.notification"), { body: view.title, tag: `flipgames-${id}` });
-    shown.addEventListener("click", () => window.focus());
-  }
+  if (arrived && $("sound-toggle").checked) playSound("turn");
+  if (arrived && view.mode === "online" && document.hidden && notificationsOn()) notify(view);
   state.myTurnBefore = mine;
   const prefix = view.status === "finished" ? t("turn.title_over") : mine && view.mode !== "local" ? t("turn.title_mine") : "";
   document.title = `${prefix}${view.title} · flipgames arcade`;
 }
 
-function beep() {
+/** "Your turn" as a browser notification; a click on it brings the tab forward. */
+function notify(view) {
   try {
-    state.audio = state.audio || new AudioContext();
-    const audio = state.audio;
-    const tone = audio.createOscillator();
-    const gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    tone.connect(gain).connect(audio.destination);
-    tone.start();
-    tone.stop(audio.currentTime + 0.25);
+    // One notification per match (tag): a newer turn replaces an unread one.
+    const shown = new Notification(t("turn.notification"), { body: view.title, tag: `flipgames-${id}` });
+    shown.addEventListener("click", () => window.focus());
   } catch {
-    // No audio on this device: the title still says it.
+    // A browser that notifies only through a service worker (Chrome on Android): the tab's
+    // title still says it.
   }
 }
 
 export function wireSound() {
   $("sound-toggle").addEventListener("change", () => {
     localStorage.setItem("flipgames.sound", $("sound-toggle").checked ? "on" : "off");
-    if ($("sound-toggle").checked) beep(); // a sample (and browsers allow audio after a click)
+    if ($("sound-toggle").checked) playSound("turn"); // a sample (and browsers allow audio after a click)
   });
 }
