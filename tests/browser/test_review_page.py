@@ -132,3 +132,18 @@ def test_the_review_and_the_analysis_board_have_no_serious_violations(
     audited.goto(f"{arcade}/analysis/flipflop-3x3")
     audited.wait_for_selector("#best-moves li")
     assert serious_violations(audited) == []
+
+
+def test_the_analysis_board_lets_chance_be_chosen(page: Any, arcade: str) -> None:
+    """A chance game has no position notation: it is set up by moves, and at a chance node
+    the outcomes are buttons (the board has nothing to click)."""
+    page.goto(f"{arcade}/analysis/checkered-flag")
+    page.wait_for_selector("#outcomes button.outcome")
+    assert page.locator("#position-label").is_hidden()
+    first = page.locator("#outcomes button.outcome").first
+    action = first.get_attribute("data-action")
+    first.click()
+    page.wait_for_function(
+        "text => new URLSearchParams(location.search).get('moves') === text", arg=action
+    )
+    assert "%" in page.locator("#value-text").inner_text()

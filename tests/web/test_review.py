@@ -185,10 +185,18 @@ def test_the_analysis_board_takes_moves_in_engine_and_chance_games(client: TestC
     while state.current_player < 0:  # the first spins
         state = state.apply(state.chance_outcomes()[0][0])
     params = {"moves": " ".join(state.history_notation()), "options": '{"track": "short"}'}
+    start = client.get("/api/analysis/checkered-flag", params={"options": '{"track": "short"}'})
+    outcomes = game.new_initial_state().chance_outcomes()
+    assert outcomes  # the start is a spin
+    assert start.json()["outcomes"] == [
+        {"action": game.new_initial_state().action_to_string(a), "probability": float(p)}
+        for a, p in outcomes
+    ]
+    assert start.json()["best"] == [] and start.json()["view"]["legal"] == []
     chance = client.get("/api/analysis/checkered-flag", params=params)
     assert chance.status_code == 200, chance.text
     board = chance.json()
-    assert (board["exact"], board["position"]) == (True, None)
+    assert (board["exact"], board["position"], board["outcomes"]) == (True, None, [])
     assert board["to_move"] == state.current_player
     assert board["value"] == pytest.approx(
         (float(solution.value(state, 0).expected) + 1) / 2, abs=1e-4

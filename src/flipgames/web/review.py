@@ -194,5 +194,10 @@ def analyse(state: State) -> dict[str, Any]:
         "exact": found.exact,
         "best": [state.action_to_string(a) for a in found.best],
         "actions": actions,
+        # At a chance node the board has nothing to click: the outcomes are chosen from a list.
+        "outcomes": [
+            {"action": state.action_to_string(a), "probability": float(p)}
+            for a, p in (state.chance_outcomes() if state.is_chance_node() else ())
+        ],
         "view": board_view(state),
     }

@@ -56,6 +56,7 @@ async function draw(data) {
   }
   board.update(view, { interactive: view.legal.length > 0, analysis: null, fresh: [], reverse: false });
   renderActions(data, view.players);
+  renderOutcomes(data);
   shown = data;
   document.title = `Analysis: ${view.title} · flipgames arcade`;
   $("analysis-title").textContent = `${view.title} · analysis board`;
@@ -92,6 +93,20 @@ function renderActions(data, players) {
     return item;
   }));
   $("all-moves-title").hidden = rows.length === 0;
+}
+
+/** At a chance node: a button per outcome, with its probability, that plays it here. */
+function renderOutcomes(data) {
+  $("outcomes").replaceChildren(...data.outcomes.map((outcome) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "outcome";
+    button.dataset.action = outcome.action;
+    button.textContent = `${outcome.action} (${Math.round(100 * outcome.probability)}%)`;
+    button.addEventListener("click", () => play(outcome.action));
+    return button;
+  }));
+  $("outcomes-title").hidden = data.outcomes.length === 0;
 }
 
 async function refresh(setup) {
