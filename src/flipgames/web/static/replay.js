@@ -6,6 +6,7 @@ import {
   endingDetail, engineStatus, loadBoard, recordFileName, renderMoves, renderPlayers, resultTitle, statusLine,
   toast,
 } from "./common.js";
+import { t } from "./i18n.js";
 
 const id = matchIdFromPath();
 const $ = (selector) => document.getElementById(selector);
@@ -35,7 +36,7 @@ function go(to) {
   $("step-label").textContent = `${index} / ${frames.length - 1}`;
   $("prev").disabled = $("first").disabled = index === 0;
   $("next").disabled = $("last").disabled = index === frames.length - 1;
-  const last = frame.last ? `after ${frame.last.action}` : "start position";
+  const last = frame.last ? t("replay.after", { move: frame.last.action }) : t("replay.start");
   // The last position of a match resigned, agreed drawn or lost on time is still in play for
   // the engine ("White to move"): there the match's own ending is what happened.
   const ended = index === frames.length - 1 && match.ending;
@@ -57,12 +58,12 @@ function play() {
     clearInterval(timer);
     timer = null;
     $("play").innerHTML = PLAY;
-    $("play").setAttribute("aria-label", "play");
+    $("play").setAttribute("aria-label", t("replay.play"));
     return;
   }
   if (index === frames.length - 1) go(0);
   $("play").innerHTML = PAUSE;
-  $("play").setAttribute("aria-label", "pause");
+  $("play").setAttribute("aria-label", t("replay.pause"));
   timer = setInterval(() => {
     if (index >= frames.length - 1) play();
     else go(index + 1);
@@ -89,13 +90,13 @@ async function start() {
     [match, data] = await Promise.all([api.view(id), api.replay(id)]);
     frames = asViews(match, data.frames);
   } catch (err) {
-    $("game-title").textContent = "Replay not available";
+    $("game-title").textContent = t("replay.not_available");
     $("status-text").textContent = err.message;
     return;
   }
   const final = frames[frames.length - 1];
-  document.title = `Replay: ${final.title} · flipgames arcade`;
-  $("game-title").textContent = `${final.title} · replay`;
+  document.title = `${t("replay.page_title", { game: final.title })} · flipgames arcade`;
+  $("game-title").textContent = t("replay.heading", { game: final.title });
   $("rules-link").href = `/rules/${encodeURIComponent(final.game)}`;
   // The result is the match's: the last frame is only the engine's position, which a
   // resignation or an agreed draw leaves in play.
@@ -105,7 +106,7 @@ async function start() {
   $("record-link").download = recordFileName(match.game);
   document.body.dataset.game = final.game;
   boardModule = await loadBoard(final.board);
-  board = boardModule.createBoard($("board"), { seat: null, onAction: () => toast("This is a replay.") });
+  board = boardModule.createBoard($("board"), { seat: null, onAction: () => toast(t("replay.is_replay")) });
   $("slider").max = frames.length - 1;
   go(0);
 }
