@@ -32,11 +32,12 @@ PASSWORD = "correct horse battery"
 WHITE_WINS = [("a1", "a2"), ("b3", "b1"), ("c1", "b1"), ("a3", "b3"), ("b1", "c2")]
 #: The page's Play/Cancel buttons and the game page's way in.
 PLAY_URL = re.compile(r"/play/[^/?]+\?token=")
-#: Markup in a name that would run script if a page put it into HTML.
+#: Markup in a name that would run script if a page put it into HTML (each within the 32
+#: characters the names column holds; an inline handler's bare name is a global).
 PAYLOADS = (
-    "<img src=x onerror=window.pwned=1>",
-    "<script>window.pwned=2</script>",
-    '"><svg onload=window.pwned=3>',
+    "<img src=x onerror=pwned=1>",
+    "<script>pwned=2</script>",
+    '"><svg onload=pwned=3>',
 )
 
 
