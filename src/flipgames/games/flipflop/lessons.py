@@ -62,91 +62,91 @@ def _checks(says: str, miss: str) -> Goal:
     return Goal(says, miss, _gives_check)
 
 
+#: The steps of both board sizes, in order: (name, title, rule, goal, done); each size gives
+#: the position and solutions per name.
+STEPS: tuple[tuple[str, str, str, Goal, str], ...] = (
+    (
+        "move",
+        "Move a piece",
+        MOVE_RULE,
+        any_move("Move one of your pieces: click it, then one of the marked squares."),
+        "It moved, and it turned over: the piece now shows ×. Every move flips the piece that "
+        "moved.",
+    ),
+    (
+        "flip",
+        "The flip",
+        FLIP_RULE,
+        _moves_face(
+            "bishop",
+            "Move the piece that shows ×: it goes diagonally.",
+            "it moves a piece showing +: this step is about the × piece.",
+        ),
+        "The × piece moved diagonally and turned over: it shows + again.",
+    ),
+    (
+        "capture",
+        "Capture on a goal",
+        CAPTURE_RULE,
+        of_kind(
+            "capture",
+            "Capture the Black piece standing on its goal.",
+            "it captures nothing: pieces are captured only on a goal square.",
+        ),
+        "Captured: a piece on a goal square can be taken, by either side.",
+    ),
+    (
+        "check",
+        "Check",
+        CHECK_RULE,
+        _checks(
+            "Put Black in check: move a piece onto Black's goal.",
+            "it does not put Black in check: land on Black's goal (the flag in Black's row).",
+        ),
+        "Check! Black must now capture your piece on the goal, and can.",
+    ),
+    (
+        "answer",
+        "Answer a check",
+        ANSWER_RULE,
+        of_kind(
+            "capture",
+            "A Black piece stands on your goal: capture it.",
+            "it does not capture the piece on your goal.",
+        ),
+        "Check answered: the piece on your goal is gone.",
+    ),
+    (
+        "block",
+        "Block them in",
+        BLOCK_RULE,
+        wins(
+            "Black has one piece left: take away its last move.",
+            "Black still has a legal move: take the square the × piece needs.",
+        ),
+        "Black has no legal move left, so Black loses. White wins!",
+    ),
+    (
+        "win",
+        "Win on the goal",
+        WIN_RULE,
+        wins(
+            "Win: reach Black's goal where no Black piece can capture you.",
+            "Black is not checkmated by it: land on Black's goal, out of reach of every Black "
+            "piece.",
+        ),
+        "Checkmate: Black cannot capture your piece on the goal. White wins!",
+    ),
+)
+
+
 def _lesson(intro: str, positions: dict[str, str], solutions: dict[str, tuple[str, ...]]) -> Lesson:
-    """The seven steps on one board size: ``positions`` and ``solutions`` per step name."""
+    """The steps on one board size: ``positions`` and ``solutions`` per step name."""
     return Lesson(
         intro=intro,
-        steps=(
-            Step(
-                "Move a piece",
-                MOVE_RULE,
-                any_move("Move one of your pieces: click it, then one of the marked squares."),
-                solutions["move"],
-                "It moved, and it turned over: the piece now shows ×. Every move flips the "
-                "piece that moved.",
-                position=positions["move"],
-            ),
-            Step(
-                "The flip",
-                FLIP_RULE,
-                _moves_face(
-                    "bishop",
-                    "Move the piece that shows ×: it goes diagonally.",
-                    "it moves a piece showing +: this step is about the × piece.",
-                ),
-                solutions["flip"],
-                "The × piece moved diagonally and turned over: it shows + again.",
-                position=positions["flip"],
-            ),
-            Step(
-                "Capture on a goal",
-                CAPTURE_RULE,
-                of_kind(
-                    "capture",
-                    "Capture the Black piece standing on its goal.",
-                    "it captures nothing: pieces are captured only on a goal square.",
-                ),
-                solutions["capture"],
-                "Captured: a piece on a goal square can be taken, by either side.",
-                position=positions["capture"],
-            ),
-            Step(
-                "Check",
-                CHECK_RULE,
-                _checks(
-                    "Put Black in check: move a piece onto Black's goal.",
-                    "it does not put Black in check: land on Black's goal (the flag in Black's "
-                    "row).",
-                ),
-                solutions["check"],
-                "Check! Black must now capture your piece on the goal, and can.",
-                position=positions["check"],
-            ),
-            Step(
-                "Answer a check",
-                ANSWER_RULE,
-                of_kind(
-                    "capture",
-                    "A Black piece stands on your goal: capture it.",
-                    "it does not capture the piece on your goal.",
-                ),
-                solutions["answer"],
-                "Check answered: the piece on your goal is gone.",
-                position=positions["answer"],
-            ),
-            Step(
-                "Block them in",
-                BLOCK_RULE,
-                wins(
-                    "Black has one piece left: take away its last move.",
-                    "Black still has a legal move: take the square the × piece needs.",
-                ),
-                solutions["block"],
-                "Black has no legal move left, so Black loses. White wins!",
-                position=positions["block"],
-            ),
-            Step(
-                "Win on the goal",
-                WIN_RULE,
-                wins(
-                    "Win: reach Black's goal where no Black piece can capture you.",
-                    "Black is not checkmated by it: land on Black's goal, out of reach of "
-                    "every Black piece.",
-                ),
-                solutions["win"],
-                "Checkmate: Black cannot capture your piece on the goal. White wins!",
-                position=positions["win"],
-            ),
+        steps=tuple(
+            Step(title, rule, goal, solutions[name], done, position=positions[name])
+            for name, title, rule, goal, done in STEPS
         ),
     )
 
