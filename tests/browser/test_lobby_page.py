@@ -235,6 +235,39 @@ def test_a_rated_seek_taken_and_played_to_the_end_by_mouse(
     assert white.page.inner_text("#people-status") == ""
 
 
+def test_a_seek_taken_while_its_seeker_was_away_and_a_pool_place_kept_over_a_reload(
+    people: tuple[Browser, Browser, Browser], arcade: Arcade
+) -> None:
+    """The acceptance told no socket of Hana's (she was on another page): back in the lobby
+    within the grace period, her page asks the server and takes her to the game. A quick
+    pairing place survives a reload: the waiting line comes back, and Cancel works."""
+    hana, kenji, _ = people
+    base = arcade.base
+    lobby(hana.page, base)
+    lobby(kenji.page, base)
+    post_seek(hana.page, rated=False)
+    kenji.page.wait_for_selector("#seeks li.seek button.seek-accept")
+    hana.page.goto("about:blank")
+    kenji.page.click("#seeks li.seek button.seek-accept")
+    kenji.page.wait_for_url(PLAY_URL)
+    hana.page.goto(base + "/")
+    hana.page.wait_for_url(PLAY_URL)
+    hana.page.wait_for_selector(".board-svg")
+    assert hana.page.url.split("?")[0] == kenji.page.url.split("?")[0]
+    assert {seat_of(base, hana.page), seat_of(base, kenji.page)} == {0, 1}
+    hana.page.click("#abort")
+    hana.page.wait_for_selector("#result:not([hidden])")
+    lobby(hana.page, base)
+    button = "#pairing button.pair[data-game='flipflop-3x3'][data-clock='600+5']"
+    hana.page.click(button)
+    hana.page.wait_for_selector("#pairing-waiting:not([hidden])")
+    lobby(hana.page, base)
+    hana.page.wait_for_selector("#pairing-waiting:not([hidden])")
+    assert hana.page.inner_text("#pairing-what") == "FlipFlop 3x3, 10+5"
+    hana.page.click("#pairing-cancel")
+    hana.page.wait_for_selector("#pairing-waiting", state="hidden")
+
+
 def _today(base: str, name: str) -> str:
     """The date the server gave the player's newest game (its clock, not this machine's)."""
     return str(api(base, "GET", f"/api/players/{name}")["games"][0]["date"][:10])

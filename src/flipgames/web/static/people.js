@@ -107,6 +107,7 @@ async function cancel(id) {
   showError("");
   try {
     await api.cancelSeek(id);
+    forget((entry) => entry.id === id);
   } catch (err) {
     showError(err.message);
   }
@@ -119,6 +120,7 @@ export async function postSeek(spec) {
     throw new Error(t("people.name_first"));
   }
   const posted = await api.seek(spec);
+  remember({ player: player.name, id: posted.id, waiting: null });
   showStatus(t("people.listed"));
   return posted;
 }
@@ -147,13 +149,77 @@ function go(matchId, play, view) {
   location.href = play;
 }
 
+/** Go to the seat a seek or pool place became ({match, seat, token} of GET /api/seeks/{id}). */
+function goToSeat(seat) {
+  if (going) return;
+  go(seat.match, `/play/${encodeURIComponent(seat.match)}?token=${encodeURIComponent(seat.token)}`, null);
+}
+
 async function accepted(message) {
   if (going) return;
   try {
     const seat = await api.seekState(message.seek);
-    go(seat.match, `/play/${encodeURIComponent(seat.match)}?token=${encodeURIComponent(seat.token)}`, null);
+    forget((entry) => entry.id === message.seek);
+    goToSeat(seat);
   } catch (err) {
     showError(err.message);
+  }
+}
+
+// --- what this tab waits for ----------------------------------------------------------------
+// This tab's open seeks and pool place, in sessionStorage (this tab, across reloads): a seek
+// taken while the page was away (a reload, a dropped socket) told no socket of it, so every
+// new connection asks the server about each of them.
+const PENDING = "flipgames:lobby-pending";
+
+function pending() {
+  try {
+    const list = JSON.parse(sessionStorage.getItem(PENDING) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function keep(list) {
+  sessionStorage.setItem(PENDING, JSON.stringify(list));
+}
+
+/** Remember {player, id, waiting} (waiting: the pool button's {game, clock, label}, or null
+ * for a seek); a player has one pool place, so a new one replaces the old. */
+function remember(entry) {
+  keep([...pending().filter((e) => e.id !== entry.id && !(entry.waiting && e.waiting)), entry]);
+}
+
+function forget(test) {
+  keep(pending().filter((entry) => !test(entry)));
+}
+
+/** Ask the server about each remembered seek and place: taken -> go to the game; gone (or
+ * another player's) -> forget it; a place still open -> show the waiting line again. */
+async function recheck() {
+  for (const entry of pending()) {
+    if (!player || entry.player !== player.name) {
+      forget((e) => e.id === entry.id);
+      continue;
+    }
+    let seat;
+    try {
+      seat = await api.seekState(entry.id);
+    } catch (err) {
+      // 404: withdrawn, replaced or removed; another refusal will not change either.
+      if (err.status >= 400) forget((e) => e.id === entry.id);
+      continue;
+    }
+    if (seat.match) {
+      forget((e) => e.id === entry.id);
+      goToSeat(seat);
+      return;
+    }
+    if (entry.waiting) {
+      waiting = entry.waiting;
+      showWaiting();
+    }
   }
 }
 
@@ -193,8 +259,9 @@ function renderPairing() {
 async function joinPool(game, clock) {
   if (going || !signedIn()) return;
   showError("");
+  let place;
   try {
-    await api.pair({ game: game.name, clock: clockSpec(clock.value), rated: $("pairing-rated").checked });
+    place = await api.pair({ game: game.name, clock: clockSpec(clock.value), rated: $("pairing-rated").checked });
   } catch (err) {
     showError(err.message);
     return;
@@ -202,6 +269,7 @@ async function joinPool(game, clock) {
   // The socket may have told of a pairing already (the server pairs during the request).
   if (going) return;
   waiting = { game: game.name, clock: clock.value, label: t("people.waiting_what", { game: game.title, clock: clock.label }) };
+  remember({ player: player.name, id: place.id, waiting });
   showWaiting();
 }
 
@@ -209,6 +277,7 @@ async function leavePool() {
   showError("");
   try {
     await api.leavePairing();
+    forget((entry) => entry.waiting !== null);
     waiting = null;
     showWaiting();
   } catch (err) {
@@ -272,6 +341,7 @@ function onMessage(event) {
   if (message.type === "seeks") {
     seeks = new Map(message.seeks.map((s) => [s.id, s]));
     renderSeeks();
+    recheck(); // a new connection: anything taken while there was none?
   } else if (message.type === "seek") {
     seeks.set(message.seek.id, message.seek);
     renderSeeks();
