@@ -3,6 +3,7 @@
 // The player to move shifts with the gear buttons; the server spins.
 
 import { cap } from "../common.js";
+import { t } from "../i18n.js";
 import { boardStyles } from "./styles.js";
 import { describeTurns as turnsOf, el, label, valueClass, valueText } from "./svg.js";
 
@@ -68,13 +69,13 @@ function lastSpin(moves) {
   return null;
 }
 
-const GEAR_WORDS = { "1": "1st gear", "2": "2nd gear", "3": "3rd gear", C2: "to C2", N: "to N" };
+// The gear buttons' words (the page's language: boot.js set it before any module ran).
+const GEAR_WORDS = {
+  "1": t("cf.gear_1"), "2": t("cf.gear_2"), "3": t("cf.gear_3"), C2: t("cf.to_c2"), N: t("cf.to_n"),
+};
 
 /** How to read the move list (shown under it). */
-export const legend =
-  "A turn is the gear chosen (1, 2, 3) and, after the arrow, the spin it drove: Spinner A in " +
-  "1st gear, B in 2nd, A+B in 3rd (\"2+6\": A showed 2, B 6). C2 and N: a turn getting out " +
-  "of a crash. \"start 5:3\": the start spin.";
+export const legend = t("cf.legend");
 
 const DRIVING = new Set(["1", "2", "3"]);
 
@@ -94,7 +95,7 @@ function carShape(player, attrs = {}) {
 }
 
 export function createBoard(host, ctx) {
-  const svg = el("svg", { class: "board-svg cf-board", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "race track" });
+  const svg = el("svg", { class: "board-svg cf-board", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("cf.track") });
   const trackGroup = el("g", { class: "track" });
   const carGroup = el("g", { class: "cars" });
   const infield = el("g", { class: "infield" });
@@ -150,7 +151,7 @@ export function createBoard(host, ctx) {
       trackGroup.append(g);
     }
     const flag = along(0, -47);
-    trackGroup.append(label(flag.x, flag.y, "START · FINISH", "start-word"));
+    trackGroup.append(label(flag.x, flag.y, t("cf.start_finish"), "start-word"));
   }
 
   function buildInfield(faces) {
@@ -172,7 +173,7 @@ export function createBoard(host, ctx) {
         dial.append(label((r * 0.7 * Math.cos(mid)).toFixed(1), (r * 0.7 * Math.sin(mid)).toFixed(1), String(face), "face-number"));
       });
       const arrow = el("g", { class: "arrow" }, [el("path", { d: "M-5 0 L0 -46 L5 0 Z" }), el("circle", { r: 7 })]);
-      dial.append(arrow, label(0, r + 14, `Spinner ${name}`, "dial-name"));
+      dial.append(arrow, label(0, r + 14, t("cf.spinner", { name }), "dial-name"));
       dial.append(el("circle", { class: "result-badge", cx: side * (r + 24), cy: 0, r: 20 }));
       const result = label(side * (r + 24), 1, "", "spin-result");
       dial.append(result);
@@ -279,8 +280,8 @@ export function createBoard(host, ctx) {
       const node = cars[player].node;
       if (crashed) {
         node.classList.add("crashed");
-        const name = view.players[player] || `player ${player + 1}`;
-        const text = `${cap(name)}'s car crashed on space ${car.space}: gear box to ${car.gear}`;
+        const name = view.players[player] || t("moves.player_n", { n: player + 1 });
+        const text = t("cf.crashed", { player: cap(name), space: car.space, gear: car.gear });
         if (ctx.announce) ctx.announce(text);
       } else if (gears && gears[player] !== car.gear) {
         node.classList.remove("crashed");

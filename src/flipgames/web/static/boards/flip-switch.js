@@ -5,6 +5,7 @@
 import { CELL, GridBoard, MARGIN } from "./grid.js";
 import { describeTurns as turnsOf, el, label, parseSquare, valueClass } from "./svg.js";
 import { cap } from "../common.js";
+import { t } from "../i18n.js";
 import { boardStyles } from "./styles.js";
 
 await boardStyles("flip-switch.css");
@@ -24,7 +25,7 @@ export function describeTurns(moves) {
   if (rounds.length < 2) return turnsOf(moves);
   return rounds.flatMap(({ round, moves: played }) => {
     const turns = turnsOf(played);
-    turns[0].heading = `Round ${round}`;
+    turns[0].heading = t("fs.round", { n: round });
     return turns;
   });
 }
@@ -225,7 +226,7 @@ export function createBoard(host, ctx) {
       box.append(label(x + 100, 14, playerName(view, player), "tray-label"));
       if (obs.rounds > 1) {
         const won = obs.round_wins[player];
-        box.append(label(x + 100, 86, `${won} ${won === 1 ? "round" : "rounds"} won`, "tray-note rounds-won"));
+        box.append(label(x + 100, 86, won === 1 ? t("fs.one_round_won") : t("fs.rounds_won", { n: won }), "tray-note rounds-won"));
       }
       for (let i = 0; i < obs.target; i += 1) {
         const shape = obs.credited[player][i];
@@ -238,14 +239,14 @@ export function createBoard(host, ctx) {
       grid.tray.append(box);
     });
     const hidden = Object.entries(obs.unrevealed).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`);
-    const tiles = hidden.length ? `face down: ${hidden.join(", ")}` : "all tiles face up";
-    const round = obs.rounds > 1 ? `Round ${obs.round} of ${obs.rounds} · ` : "";
+    const tiles = hidden.length ? t("fs.face_down", { tiles: hidden.join(", ") }) : t("fs.all_face_up");
+    const round = obs.rounds > 1 ? `${t("fs.round_of", { n: obs.round, of: obs.rounds })} · ` : "";
     grid.tray.append(label(side / 2, 112, `${round}${tiles}`, "tray-note"));
     const pass = ofKind("pass")[0];
     if (options.interactive && pass) {
       const button = el("g", { class: `pass-choice ${valueClass(entry(pass.text))}`, role: "button", tabindex: 0, "data-action": pass.text }, [
         el("rect", { x: side / 2 - 40, y: 118, width: 80, height: 20, rx: 10 }),
-        label(side / 2, 128, "pass", "drop-label"),
+        label(side / 2, 128, t("fs.pass"), "drop-label"),
       ]);
       button.addEventListener("click", (event) => {
         event.stopPropagation();
@@ -266,7 +267,7 @@ export function createBoard(host, ctx) {
       const played = obs.rounds_played || [];
       const ended = roundsSeen !== null && played.length > roundsSeen && !opts.reverse;
       if (ended && obs.rounds > 1 && ctx.announce) {
-        const coming = played.length < obs.rounds ? ` · Round ${played.length + 1} begins` : "";
+        const coming = played.length < obs.rounds ? ` · ${t("fs.round_begins", { n: played.length + 1 })}` : "";
         ctx.announce(`${roundEnding(view, played[played.length - 1])}${coming}`);
       }
       roundsSeen = played.length;

@@ -2,6 +2,7 @@
 // square) or click a piece on the board and one of its targets. Four in a line wins.
 
 import { CELL, GridBoard, MARGIN, makeFacePiece, setFace } from "./grid.js";
+import { t } from "../i18n.js";
 import { boardStyles } from "./styles.js";
 import { bestEntry, describeTurns as turnsOf, el, label, onActivate, replayMoves } from "./svg.js";
 
@@ -114,7 +115,7 @@ export function createBoard(host, ctx) {
       const right = player === (ctx.seat === 1 ? 0 : 1);
       const x0 = right ? side - MARGIN - 4 * 34 : MARGIN;
       const hand = el("g", { class: "hand", "data-hand": player });
-      hand.append(label(x0 + 68, 18, `${view.players[player]} · ${count} in hand`, "tray-label"));
+      hand.append(label(x0 + 68, 18, t("f4.in_hand", { player: view.players[player], count }), "tray-label"));
       for (let i = 0; i < 4; i += 1) {
         const disc = el("circle", { cx: x0 + 17 + i * 34, cy: 55, r: 14, class: `hand-disc piece-${OWNERS[player]} ${i < count ? "" : "used"}` });
         hand.append(disc);
@@ -133,7 +134,7 @@ export function createBoard(host, ctx) {
         role: "button",
         tabindex: 0,
         "data-drop": LETTERS[face],
-        "aria-label": `drop a piece ${face} face up`,
+        "aria-label": face === "rook" ? t("f4.drop_rook") : t("f4.drop_bishop"),
       });
       button.append(el("rect", { class: "drop-bg", x: -4, y: -4, width: 108, height: 134, rx: 14 }));
       const piece = makeFacePiece(mover);
