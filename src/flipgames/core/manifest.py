@@ -196,11 +196,11 @@ class ReviewFacts:
     for the side to move is a winning chance of ``1 / (1 + exp(-x / scale))``. The scale is
     chosen by judgement, not fitted to results: every game's evaluation estimates the return
     in (-1, 1), and the default 1.0 keeps an unproven estimate between 27% and 73% (a search
-    of a few plies is a guess, never a near-certain result; a proven win or loss is 1 or 0). ``round_of``: for a
-    game played as a match of rounds whose single round is solved, a lazily imported
-    ``module:NAME`` of a function taking a state of the match to ``(state, swapped)``, the
-    position as one round of the solved game and whether the seats are swapped there (None:
-    not in a round), so each round is valued exactly."""
+    of a few plies is a guess, never a near-certain result; a proven win or loss is 1 or 0).
+    ``round_of``: for a game played as a match of rounds whose single round is solved, a
+    lazily imported ``module:NAME`` of a function taking a state of the match to ``(state,
+    swapped)``, the position as one round of the solved game and whether the seats are
+    swapped there (None: not in a round), so each round is valued exactly."""
 
     nodes: int = 40_000
     scale: float = 1.0
