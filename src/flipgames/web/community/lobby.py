@@ -166,7 +166,7 @@ class Lobby:
             "kind": kind,
         }
 
-        def write(connection: Connection) -> list[Event]:
+        def write(connection: Connection) -> tuple[SeekView, list[Event]]:
             # On PostgreSQL the player's row is locked, so two requests of one player replace
             # one another in turn (SQLite's write lock serialises them anyway).
             connection.execute(
@@ -185,13 +185,13 @@ class Lobby:
             if replaced:
                 connection.execute(delete(seeks).where(seeks.c.id.in_(replaced)))
             connection.execute(insert(seeks).values(row))
-            events = [*(Event("gone", r, player.id) for r in replaced), Event("new", seek_id)]
+            view = self._view(_seek_row(connection, seek_id))
+            new = Event("new", seek_id, view=view.model_dump_json() if kind == "seek" else "")
+            events = [*(Event("gone", r, player.id) for r in replaced), new]
             self._announce(connection, events)
-            return events
+            return view, events
 
-        events = self._tx.run(write)
-        view = self._view(self._tx.run(lambda c: _seek_row(c, seek_id), read_only=True))
-        return view, events
+        return self._tx.run(write)
 
     def open_seeks(self, kind: Kind = "seek") -> list[SeekView]:
         """The open seeks, oldest first."""

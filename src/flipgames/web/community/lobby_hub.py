@@ -31,7 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from flipgames.web.community.lobby import Lobby
-from flipgames.web.community.lobby_schemas import Event, SeekView, heard
+from flipgames.web.community.lobby_schemas import Event, heard
 
 log = logging.getLogger(__name__)
 
@@ -193,18 +193,19 @@ class LobbyHub:
 
     # --- changes ----------------------------------------------------------------------------
 
-    async def publish(self, events: Iterable[Event], views: Iterable[SeekView] = ()) -> None:
-        """Push ``events`` to the sockets here; a new seek is sent as in ``views`` (else read
-        again)."""
-        known = {view.id: view for view in views}
+    async def publish(self, events: Iterable[Event]) -> None:
+        """Push ``events`` to the sockets here; a new seek is sent as its event carries it
+        (a pool entry's carries none: it is read, and not listed)."""
         for event in events:
             if event.kind == "accepted":
                 message = {"type": "accepted", "seek": event.seek, "match": event.match}
                 self._send(json.dumps(message), self._sockets.get(event.player, set()))
             elif event.kind == "gone":
                 self._send(json.dumps({"type": "gone", "id": event.seek}))
+            elif event.view:
+                self._send(f'{{"type":"seek","seek":{event.view}}}')
             else:
-                view = known.get(event.seek) or await run_in_threadpool(self.lobby.seek, event.seek)
+                view = await run_in_threadpool(self.lobby.seek, event.seek)
                 if view is not None and view.id:
                     text = json.dumps({"type": "seek", "seek": view.model_dump()})
                     self._send(text)

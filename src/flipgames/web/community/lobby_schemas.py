@@ -17,34 +17,40 @@ EventKind = Literal["new", "gone", "accepted"]
 @dataclass(frozen=True)
 class Event:
     """A change of the lobby: a seek (or pool entry) new, gone, or accepted into a match
-    (``player`` is the one to tell: a seek's seeker, each player of a pair)."""
+    (``player`` is the one to tell: a seek's seeker, each player of a pair). A new listed
+    seek carries its ``view`` (SeekView JSON), so the processes that hear of it send it as it
+    was made instead of reading it again, when it may be taken already."""
 
     kind: EventKind
     seek: str
     player: str = ""
     match: str = ""
+    view: str = ""
 
 
 def announcement(origin: str, event: Event) -> str:
-    """An event as the lobby channel carries it.
+    """An event as the lobby channel carries it (a view last: it may hold any character).
 
     >>> note = announcement("p1", Event("accepted", "s9", "ada", "m3"))
     >>> note
     'p1:accepted|s9|ada|m3'
     >>> heard(note.partition(":")[2])
-    Event(kind='accepted', seek='s9', player='ada', match='m3')
+    Event(kind='accepted', seek='s9', player='ada', match='m3', view='')
+    >>> heard(announcement("p1", Event("new", "s9", view='{"a": "|"}')).partition(":")[2])
+    Event(kind='new', seek='s9', player='', match='', view='{"a": "|"}')
     """
-    return f"{origin}:{event.kind}|{event.seek}|{event.player}|{event.match}"
+    view = f"|{event.view}" if event.view else ""
+    return f"{origin}:{event.kind}|{event.seek}|{event.player}|{event.match}{view}"
 
 
 def heard(payload: str) -> Event | None:
     """The event of an announcement (after its origin), or None for one that is not."""
-    parts = payload.split("|")
-    if len(parts) != 4:
+    parts = payload.split("|", 4)
+    if len(parts) not in (4, 5):
         return None
-    kind, seek, player, match = parts
+    kind, seek, player, match = parts[:4]
     if kind == "new":
-        return Event("new", seek, player, match)
+        return Event("new", seek, player, match, parts[4] if len(parts) == 5 else "")
     if kind == "gone":
         return Event("gone", seek, player, match)
     if kind == "accepted":

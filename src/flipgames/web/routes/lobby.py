@@ -66,7 +66,7 @@ async def create_seek(
         )
     )
     hub = _hub(request)
-    await hub.publish(events, [view])
+    await hub.publish(events)
     hub.expect(player.id)
     return schemas.SeekCreated(id=view.id)
 
