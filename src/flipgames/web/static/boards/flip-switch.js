@@ -136,7 +136,7 @@ export function createBoard(host, ctx) {
       size,
       flipped: false,
       below: TRAY,
-      title: "Flip Switch board",
+      title: t("board.named", { game: "Flip Switch" }),
       boardClass: "fs-board",
       onPick: pick,
       onBackground: () => select(null),
@@ -192,7 +192,7 @@ export function createBoard(host, ctx) {
     grid.mark(selected ? [selected] : [], "selected");
     if (!options.interactive) return;
     for (const { text, square } of ofKind("flip")) {
-      grid.target(square, { action: text }, { kind: "source flip", entry: entry(text), title: `flip ${square}` });
+      grid.target(square, { action: text }, { kind: "source flip", entry: entry(text), title: t("board.flip", { square }) });
     }
     const starts = new Set();
     const partners = new Set();
@@ -200,7 +200,7 @@ export function createBoard(host, ctx) {
       if (selected === a || selected === b) {
         const other = selected === a ? b : a;
         partners.add(other);
-        grid.target(other, { action: text }, { kind: "move", entry: entry(text), title: `switch ${text}` });
+        grid.target(other, { action: text }, { kind: "move", entry: entry(text), title: t("board.switch", { move: text }) });
       }
       starts.add(a);
       starts.add(b);
@@ -209,7 +209,7 @@ export function createBoard(host, ctx) {
     // over it would make the click select it instead of switching.
     for (const square of starts) {
       if (square !== selected && !partners.has(square)) {
-        grid.target(square, {}, { kind: "source", title: `switch from ${square}` });
+        grid.target(square, {}, { kind: "source", title: t("board.switch_from", { square }) });
       }
     }
   }

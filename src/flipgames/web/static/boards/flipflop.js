@@ -3,6 +3,7 @@
 // computed or parsed here.
 
 import { GridBoard, makeFacePiece, setFace } from "./grid.js";
+import { t } from "../i18n.js";
 import { boardStyles } from "./styles.js";
 import { bestEntry, el, replayMoves } from "./svg.js";
 
@@ -24,7 +25,7 @@ export function createBoard(host, ctx) {
     grid = new GridBoard(host, {
       size: obs.size,
       flipped: ctx.seat === 1,
-      title: `${obs.size}x${obs.size} FlipFlop board`,
+      title: t("board.named", { game: `${obs.size}x${obs.size} FlipFlop` }),
       boardClass: "ff-board",
       squareClass: (sq) => (sq === goals.White ? "goal goal-white" : sq === goals.Black ? "goal goal-black" : ""),
       onPick: pick,
@@ -84,7 +85,7 @@ export function createBoard(host, ctx) {
     }
     for (const [square, entries] of sources) {
       if (square === selected) continue;
-      grid.target(square, {}, { kind: "source", entry: analysis ? bestEntry(entries) : null, title: `move from ${square}` });
+      grid.target(square, {}, { kind: "source", entry: analysis ? bestEntry(entries) : null, title: t("board.move_from", { square }) });
     }
   }
 

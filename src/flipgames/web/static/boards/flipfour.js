@@ -42,7 +42,7 @@ export function createBoard(host, ctx) {
       size: 5,
       flipped: ctx.seat === 1,
       below: TRAY,
-      title: "FlipFour board",
+      title: t("board.named", { game: "FlipFour" }),
       boardClass: "f4-board",
       onPick: pick,
       onBackground: miss,
@@ -102,7 +102,7 @@ export function createBoard(host, ctx) {
     }
     for (const [square, entries] of sources) {
       if (picked && square === picked.square) continue;
-      grid.target(square, {}, { kind: "source", entry: analysis ? bestEntry(entries) : null, title: `move from ${square}` });
+      grid.target(square, {}, { kind: "source", entry: analysis ? bestEntry(entries) : null, title: t("board.move_from", { square }) });
     }
   }
 

@@ -6,6 +6,7 @@
 //   grid.pieces.sync(wanted, makePiece, updatePiece);
 
 import { PieceLayer, TargetLayer, coordinates, el, squareName, squareXY } from "./svg.js";
+import { t } from "../i18n.js";
 
 export const CELL = 100;
 export const MARGIN = 34;
@@ -25,7 +26,7 @@ export class GridBoard {
       viewBox: `0 0 ${side} ${side + below}`,
       // A labelled group, not an image: it holds the clickable (focusable) targets.
       role: "group",
-      "aria-label": title || "game board",
+      "aria-label": title || t("board.game"),
     });
     this.frame = el("rect", { class: "frame", x: 4, y: 4, width: side - 8, height: side - 8, rx: 18 });
     this.squares = el("g", { class: "squares" });

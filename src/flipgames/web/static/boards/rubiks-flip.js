@@ -4,6 +4,7 @@
 // ({text, to, colour, flip: null or {from, to}}).
 
 import { CELL, GridBoard, MARGIN } from "./grid.js";
+import { t } from "../i18n.js";
 import { boardStyles } from "./styles.js";
 import { bestEntry, el, label, onActivate, replayMoves } from "./svg.js";
 
@@ -44,7 +45,7 @@ export function createBoard(host, ctx) {
       size: 4,
       flipped: false,
       below: TRAY,
-      title: "Rubik's Flip board",
+      title: t("board.named", { game: "Rubik's Flip" }),
       boardClass: "rf-board",
       onPick: pick,
       onBackground: () => reset(),
@@ -107,7 +108,7 @@ export function createBoard(host, ctx) {
         grid.target(square, { stage: step }, {
           kind: step === "flip" ? "source" : "move",
           entry: best,
-          title: step === "flip" ? `flip ${square}` : `turn it over onto ${square}`,
+          title: step === "flip" ? t("board.flip", { square }) : t("board.onto", { square }),
         });
       }
     }
