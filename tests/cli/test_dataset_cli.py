@@ -15,8 +15,6 @@ import pytest
 
 from flipgames import game_names
 
-from .test_entry_point import assert_one_line_error
-
 
 @dataclass
 class Done:
@@ -36,6 +34,16 @@ def flipgames(*argv: str, cwd: Path) -> Done:
         check=False,
     )
     return Done(done.returncode, done.stdout, done.stderr)
+
+
+def assert_one_line_error(done: Done, code: int, *words: str) -> None:
+    """One ``flipgames: error:`` line on stderr naming ``words``, exit ``code``, no traceback."""
+    assert done.code == code, done.err
+    assert "Traceback" not in done.err + done.out
+    lines = done.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flipgames: error: "), done.err
+    for word in words:
+        assert word in lines[0]
 
 
 def test_writes_a_file_numpy_loads_without_pickle(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,7 +48,7 @@ def results(state: State) -> tuple[int, ...]:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_match_values_are_the_score_plus_the_round_value(seed):
+def test_match_values_are_the_score_plus_the_round_value(seed: int) -> None:
     game = make("flip-switch", rounds=3)
     pairs = followed_match(seed)
     truth = ground_truth(game, [state for state, _ in pairs])
@@ -83,7 +84,7 @@ def test_match_values_are_the_score_plus_the_round_value(seed):
     assert any(len(results(s)) == 2 for s, _ in pairs)  # the match reached its third round
 
 
-def test_split_matches_the_followed_round():
+def test_split_matches_the_followed_round() -> None:
     for state, single in followed_match(3, rounds=2):
         seen = split(state)
         if state.is_terminal():
@@ -93,7 +94,7 @@ def test_split_matches_the_followed_round():
         assert seen.swapped == (len(results(state)) % 2 == 1)
 
 
-def test_match_dataset_rows_agree_with_the_batch_api_in_every_situation(tmp_path):
+def test_match_dataset_rows_agree_with_the_batch_api_in_every_situation(tmp_path: Path) -> None:
     game = make("flip-switch", rounds=3)
     summary = export(game, tmp_path / "match.npz", limit=2_000)
     assert summary.rows == 2_000 and not summary.complete
@@ -119,7 +120,7 @@ def test_match_dataset_rows_agree_with_the_batch_api_in_every_situation(tmp_path
     assert len(wins) == 6 and round_index == {0, 1, 2}
 
 
-def test_a_match_whose_round_is_unsolved_is_refused():
+def test_a_match_whose_round_is_unsolved_is_refused() -> None:
     game = make("flip-switch", rounds=3, must_flip="yes")
     with pytest.raises(GroundTruthError, match=r"flip-switch's single round: .*must_flip=yes"):
         ground_truth(game, [game.new_initial_state()])

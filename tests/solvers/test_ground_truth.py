@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -48,7 +49,9 @@ def random_states(game: Game, count: int, seed: int) -> list[State]:
         ("checkered-flag", {"start": "first"}, "stochastic"),
     ],
 )
-def test_batch_rows_are_the_solutions_answers(name, options, solver):
+def test_batch_rows_are_the_solutions_answers(
+    name: str, options: dict[str, Any], solver: str
+) -> None:
     game = make(name, options)
     states = random_states(game, 300, seed=8)
     truth = ground_truth(game, states)
@@ -72,7 +75,7 @@ def test_batch_rows_are_the_solutions_answers(name, options, solver):
             assert truth.action_value[i, action] == np.float32(float(v.expected))
 
 
-def test_rubiks_flip_is_answered_by_the_exact_search_where_it_finishes():
+def test_rubiks_flip_is_answered_by_the_exact_search_where_it_finishes() -> None:
     game = make("rubiks-flip")
     late = [s for s in random_states(game, 200, seed=3) if len(s.history) >= 11]
     truth = ground_truth(game, late)
@@ -92,7 +95,7 @@ def test_rubiks_flip_is_answered_by_the_exact_search_where_it_finishes():
         assert truth.value[i] == max(truth.action_value[i][truth.legal[i] == 1])
 
 
-def test_a_search_beyond_its_budget_is_refused_naming_the_state():
+def test_a_search_beyond_its_budget_is_refused_naming_the_state() -> None:
     game = make("rubiks-flip")
     start = game.new_initial_state()
     late = random_states(game, 15, seed=1)[-1]
@@ -112,14 +115,14 @@ def test_a_search_beyond_its_budget_is_refused_naming_the_state():
         ("flip-switch", {"rounds": 1, "must_flip": "yes"}, "must_flip=yes"),
     ],
 )
-def test_unsolved_games_are_refused_by_name(name, options, words):
+def test_unsolved_games_are_refused_by_name(name: str, options: dict[str, Any], words: str) -> None:
     game = make(name, options)
     with pytest.raises(GroundTruthError) as caught:
         ground_truth(game, [game.new_initial_state()])
     assert words in str(caught.value)
 
 
-def test_states_of_another_game_or_not_states_are_refused():
+def test_states_of_another_game_or_not_states_are_refused() -> None:
     game = make("checkered-flag")
     other = make("checkered-flag", start="first").new_initial_state()
     with pytest.raises(GroundTruthError, match=r"state 1 is a position of checkered-flag"):
@@ -128,7 +131,7 @@ def test_states_of_another_game_or_not_states_are_refused():
         ground_truth(game, ["a1-a2"])  # type: ignore[list-item]
 
 
-def test_a_position_the_solution_does_not_hold_is_refused():
+def test_a_position_the_solution_does_not_hold_is_refused() -> None:
     game = make("checkered-flag", track="short", start="first")
     start = game.new_initial_state()
     later = start.apply(start.legal_actions()[0])
@@ -141,7 +144,7 @@ def test_a_position_the_solution_does_not_hold_is_refused():
         answers(partial, [later, start])
 
 
-def test_exact_values_are_fractions_and_probabilities_add_up():
+def test_exact_values_are_fractions_and_probabilities_add_up() -> None:
     game = make("flip-switch", rounds=1)
     truth = ground_truth(game, random_states(game, 200, seed=2))
     assert all(isinstance(v, Fraction) for v in truth.expected)
