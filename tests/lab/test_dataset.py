@@ -104,7 +104,10 @@ def flip_switch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Game, dict[st
     return game, load(path)
 
 
-def test_every_flipflop_row_agrees_with_the_retrograde_solution(flipflop):
+@pytest.mark.slow
+def test_every_flipflop_row_agrees_with_the_retrograde_solution(
+    flipflop: tuple[Game, dict[str, Any]],
+) -> None:
     game, data = flipflop
     rows = len(data["value"])
     assert rows == decision_nodes(game) == 94_855
@@ -116,7 +119,8 @@ def test_every_flipflop_row_agrees_with_the_retrograde_solution(flipflop):
     assert np.flatnonzero(data["best_mask"][0]).tolist() == [start.parse_action("b1xb3")]
 
 
-def test_every_checkered_flag_row_agrees_with_the_stochastic_solution(tmp_path):
+@pytest.mark.slow
+def test_every_checkered_flag_row_agrees_with_the_stochastic_solution(tmp_path: Path) -> None:
     game = make("checkered-flag")
     summary = export(game, tmp_path / "cf.npz")
     data = load(tmp_path / "cf.npz")
@@ -136,7 +140,10 @@ def test_every_checkered_flag_row_agrees_with_the_stochastic_solution(tmp_path):
     assert np.allclose(data["win"] - data["loss"], data["value"])
 
 
-def test_a_flip_switch_round_sample_agrees_and_every_position_is_there(flip_switch):
+@pytest.mark.slow
+def test_a_flip_switch_round_sample_agrees_and_every_position_is_there(
+    flip_switch: tuple[Game, dict[str, Any]],
+) -> None:
     game, data = flip_switch
     rows = len(data["value"])
     assert rows == decision_nodes(game)
@@ -149,9 +156,10 @@ def test_a_flip_switch_round_sample_agrees_and_every_position_is_there(flip_swit
     assert any("/" in str(f) and not str(f).endswith("/1") for f in data["value_fraction"])
 
 
+@pytest.mark.slow
 def test_flip_switch_rows_show_no_face_down_shape_and_the_observation_fixes_the_values(
-    flip_switch,
-):
+    flip_switch: tuple[Game, dict[str, Any]],
+) -> None:
     game, data = flip_switch
     planes, shapes = data["observation"], int(game.options["shapes"])
     face_down = planes[:, 0] == 1
@@ -176,13 +184,15 @@ def test_flip_switch_rows_show_no_face_down_shape_and_the_observation_fixes_the_
     assert repeats > 0  # such pairs exist: 13,026 rows look like an earlier one
 
 
-def test_the_file_loads_without_pickle_with_its_metadata(flipflop, tmp_path):
-    game, data = flipflop
+def test_the_file_loads_without_pickle_with_its_metadata(tmp_path: Path) -> None:
+    game = make("flipflop-3x3")
+    export(game, tmp_path / "ff.npz", limit=500)
+    data = load(tmp_path / "ff.npz")
     assert set(json.loads(str(data["arrays"]))) == set(ARRAYS) <= set(data)
     assert all(array.dtype != object for array in data.values())
     assert str(data["game"]) == "flipflop-3x3" and str(data["solver"]) == "retrograde"
     assert json.loads(str(data["options"])) == {}
-    assert str(data["complete"]) == "true" and str(data["seed"]) == ""
+    assert str(data["complete"]) == "false" and str(data["seed"]) == ""
     assert len(str(data["commit"])) in (0, 40)
     assert "the viewer's pieces showing" in str(data["observation_layout"])
     assert data["observation"].shape[1:] == game.observation_tensor_shape
@@ -192,16 +202,21 @@ def test_the_file_loads_without_pickle_with_its_metadata(flipflop, tmp_path):
     assert data["best_mask"].any(axis=1).all()
 
 
-def test_limit_keeps_the_rows_nearest_the_start(flipflop, tmp_path):
-    game, full = flipflop
+def test_limit_keeps_the_rows_nearest_the_start(tmp_path: Path) -> None:
+    game = make("flipflop-3x3")
+    export(game, tmp_path / "more.npz", limit=300)
     summary = export(game, tmp_path / "few.npz", limit=40)
-    data = load(tmp_path / "few.npz")
+    more, data = load(tmp_path / "more.npz"), load(tmp_path / "few.npz")
     assert summary.rows == 40 and not summary.complete and str(data["complete"]) == "false"
-    assert np.array_equal(data["observation"], full["observation"][:40])
-    assert np.array_equal(data["value"], full["value"][:40])
+    assert np.array_equal(data["observation"], more["observation"][:40])
+    assert np.array_equal(data["value"], more["value"][:40])
+    # Breadth first: no row is further from the start than a later one.
+    plies = (more["history"] >= 0).sum(axis=1)
+    assert (np.diff(plies) >= 0).all() and plies[0] == 0
+    assert check_rows(game, more, iter(range(300))) == 300
 
 
-def test_rubiks_flip_rows_are_positions_the_search_proves(tmp_path):
+def test_rubiks_flip_rows_are_positions_the_search_proves(tmp_path: Path) -> None:
     game = make("rubiks-flip")
     summary = export(game, tmp_path / "rf.npz", limit=30, seed=5)
     data = load(tmp_path / "rf.npz")
@@ -236,7 +251,9 @@ def test_rubiks_flip_rows_are_positions_the_search_proves(tmp_path):
         ("flip-switch", {"must_flip": "yes"}, ["single round", "the solved option sets are"]),
     ],
 )
-def test_unsolved_games_are_refused_by_name_and_nothing_is_written(tmp_path, name, options, words):
+def test_unsolved_games_are_refused_by_name_and_nothing_is_written(
+    tmp_path: Path, name: str, options: dict[str, Any], words: list[str]
+) -> None:
     target = tmp_path / "x.npz"
     with pytest.raises(GroundTruthError) as caught:
         export(make(name, options), target)
@@ -253,7 +270,9 @@ def test_unsolved_games_are_refused_by_name_and_nothing_is_written(tmp_path, nam
         ("missing/data.npz", ["does not exist"]),
     ],
 )
-def test_bad_targets_are_refused_before_solving(tmp_path, target, words):
+def test_bad_targets_are_refused_before_solving(
+    tmp_path: Path, target: str, words: list[str]
+) -> None:
     (tmp_path / "folder.npz").mkdir()
     with pytest.raises(DatasetError) as caught:
         export(make("flipfour"), tmp_path / target)
