@@ -231,3 +231,22 @@ def test_your_turn_notification_asks_only_when_switched_on(browser: Any, arcade:
         white.wait_for_selector(".board-svg")
         assert white.is_checked("#settings-notify")
         assert white.evaluate("window.__permissionAsked") == 1
+
+
+def test_a_refused_permission_leaves_the_switch_off_and_says_why(browser: Any, arcade: str) -> None:
+    refusing = NOTIFICATION_STUB.replace('Promise.resolve("granted")', 'Promise.resolve("denied")')
+    refusing = refusing.replace('window.Notification.permission = "granted";', "")
+    refusing = refusing.replace('sessionStorage.setItem("permission", "granted");', "")
+    with browsing(browser, refusing) as context:
+        page = context.new_page()
+        page.goto(arcade + "/")
+        page.wait_for_selector(".game-card")
+        open_settings(page)
+        page.click("#settings-notify")
+        page.wait_for_selector("#settings-note:not([hidden])")
+        assert not page.is_checked("#settings-notify")
+        assert "allow them in its site settings" in page.inner_text("#settings-note")
+        assert page.evaluate("window.__permissionAsked") == 1
+        page.reload()
+        page.wait_for_selector(".game-card")
+        assert not page.is_checked("#settings-notify")

@@ -51,7 +51,8 @@ async function switchNotifications(box) {
     return;
   }
   // Asked only now, on the player's own click: a page that asks on load gets refused.
-  const answer = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
+  let answer = Notification.permission;
+  if (answer !== "granted") answer = await Notification.requestPermission().catch(() => "denied");
   box.checked = answer === "granted";
   write(KEYS.notify, box.checked ? "on" : "off");
   note(box.checked ? "" : t("settings.notify_refused"));
