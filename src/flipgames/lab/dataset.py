@@ -27,6 +27,7 @@ Each row also has ``history``: the action ids from the start that reach it (chan
 included), padded with -1, so ``game.new_initial_state()`` and ``apply`` rebuild its state.
 
 >>> import tempfile, pathlib
+>>> import numpy as np
 >>> from flipgames import make
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> summary = export(make("checkered-flag", track="short", start="first"), folder / "cf.npz")
@@ -48,18 +49,18 @@ from collections import deque
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from flipgames import __version__
 from flipgames.core.errors import FlipgamesError, quote_path
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import manifest_of
 from flipgames.core.progress import Progress, silent
-from flipgames.lab import dataset_match
-from flipgames.solvers.ground_truth import Answer, MatchOracle, Oracle, oracle, to_arrays
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from flipgames.solvers.ground_truth import Answer, Oracle
 
 #: Bump when the arrays or their meaning change (the file's ``format`` entry).
 FORMAT = 1
@@ -229,6 +230,10 @@ def export(
     _check_target(target)
     if limit is not None and limit < 1:
         raise DatasetError(f"limit must be at least 1, got {limit}")
+    # Imported here: the command line's startup (``flipgames --help``) loads no numpy.
+    from flipgames.lab import dataset_match
+    from flipgames.solvers.ground_truth import MatchOracle, oracle
+
     found = oracle(game, progress, max_nodes)
     sampler = None if found.exhaustive else _Sampler(found, seed)
     source = _walk(found, game.new_initial_state()) if sampler is None else sampler.rows()
@@ -263,6 +268,10 @@ def _write(
     complete: bool,
     seed: int | None,
 ) -> None:
+    import numpy as np
+
+    from flipgames.solvers.ground_truth import to_arrays
+
     truth = to_arrays(game, solver, rows)
     length = max((len(s.history) for s in states), default=0)
     history = np.full((len(states), length), -1, dtype=np.int16)
