@@ -16,7 +16,7 @@ from typing import Any
 
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.game import Game
-from flipgames.lab.dataset import DATASET_NODES, SAMPLED_ROWS, export
+from flipgames.lab.dataset import DATASET_NODES, MATCH_ROWS, SAMPLED_ROWS, export
 
 
 def add_dataset_command(
@@ -36,14 +36,16 @@ def add_dataset_command(
         "--limit",
         type=count_type(1),
         metavar="N",
-        help="at most N rows (default: every solved position; a game proved by search, "
-        f"Rubik's Flip: {SAMPLED_ROWS:,} positions of seeded random games)",
+        help="at most N rows (default: every solved position; a match of rounds: "
+        f"{MATCH_ROWS:,}; a game proved by search: {SAMPLED_ROWS:,} positions of seeded "
+        "random games)",
     )
     p.add_argument(
         "--seed",
         type=int,
         default=0,
-        help="seed of the random games a proved-by-search game's positions come from",
+        help="seed of the random games a proved-by-search game's positions come from, and of "
+        "the plays that end a match's earlier rounds (default 0)",
     )
     p.add_argument(
         "--max-nodes",
