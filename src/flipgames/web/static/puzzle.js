@@ -4,6 +4,7 @@
 
 import { ApiError } from "./api.js";
 import { cap, loadBoard } from "./common.js";
+import { t } from "./i18n.js";
 
 const $ = (selector) => document.getElementById(selector);
 
@@ -69,15 +70,15 @@ function showVerdict(verdict) {
   box.classList.toggle("wrong", !verdict.correct);
   const chosen = verdict.values.find((entry) => entry.action === verdict.action);
   $("verdict-line").textContent = verdict.correct
-    ? `Right: ${verdict.answer} is the answer.`
-    : `Not quite: you played ${verdict.action}, which ${outcome(chosen)}; the answer is ${verdict.answer}.`;
+    ? t("puzzle.right", { answer: verdict.answer })
+    : t("puzzle.wrong", { move: verdict.action, outcome: outcome(chosen), answer: verdict.answer });
   $("verdict-detail").textContent = why(verdict.values.find((entry) => entry.best));
   const list = $("values");
   list.replaceChildren();
   for (const entry of verdict.values) {
     const item = document.createElement("li");
     item.textContent = describe(entry);
-    if (entry.win) item.title = `exactly ${entry.win}`;
+    if (entry.win) item.title = t("puzzle.exactly", { fraction: entry.win });
     if (entry.best) item.classList.add("best");
     if (entry.action === verdict.action) item.classList.add("chosen");
     list.append(item);
@@ -88,7 +89,7 @@ function showVerdict(verdict) {
   $("next-puzzle").focus();
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const moves = (n) => (n === 1 ? t("puzzle.one_move") : t("puzzle.moves", { n }));
 const percent = (entry) => `${(entry.win_float * 100).toFixed(1)}%`;
 
 /**
@@ -97,31 +98,33 @@ const percent = (entry) => `${(entry.win_float * 100).toFixed(1)}%`;
  * together: a win in p plies is the mover's (p + 1) / 2nd move.)
  */
 function outcome(entry) {
-  if (entry.win_float !== undefined) return `gives a ${percent(entry)} chance to win`;
+  if (entry.win_float !== undefined) return t("puzzle.gives_chance", { percent: percent(entry) });
   const other = cap(view.players[1 - puzzle.to_move]);
   const known = entry.plies !== null && entry.plies !== undefined;
-  if (entry.outcome === "win") return known ? `wins in ${plural((entry.plies + 1) / 2, "move")}` : "wins";
-  if (entry.outcome === "loss") return known ? `loses (${other} wins in ${plural(entry.plies / 2, "move")})` : "loses";
-  return "draws";
+  if (entry.outcome === "win") return known ? t("puzzle.wins_in", { moves: moves((entry.plies + 1) / 2) }) : t("puzzle.wins");
+  if (entry.outcome === "loss") {
+    return known ? t("puzzle.loses_in", { player: other, moves: moves(entry.plies / 2) }) : t("puzzle.loses");
+  }
+  return t("puzzle.draws");
 }
 
 /** One line of the list of every move: the move (a gear, for a gear puzzle) and its value. */
 function describe(entry) {
-  const name = puzzle.kind === "best-gear" ? `Gear ${entry.action}` : entry.action;
+  const name = puzzle.kind === "best-gear" ? t("puzzle.gear", { gear: entry.action }) : entry.action;
   if (entry.win_float !== undefined) {
     // The exact odds are a fraction of many digits: the item's title keeps them.
-    return `${name}: ${percent(entry)} chance to win`;
+    return t("puzzle.value", { move: name, value: t("puzzle.chance", { percent: percent(entry) }) });
   }
-  return `${name}: ${outcome(entry)}`;
+  return t("puzzle.value", { move: name, value: outcome(entry) });
 }
 
 /** Why the answer is right, from the puzzle's kind and the answer's value. */
 function why(best) {
   const player = cap(puzzle.player);
   if (puzzle.kind === "best-gear") {
-    return `Gear ${best.action} gives ${player} the best chance to win (${percent(best)}), with perfect play after it.`;
+    return t("puzzle.why_gear", { gear: best.action, player, percent: percent(best) });
   }
-  return `${best.action} is the only move that wins: ${player} wins in ${plural(puzzle.moves, "move")} whatever the other side does.`;
+  return t("puzzle.why_move", { move: best.action, player, moves: moves(puzzle.moves) });
 }
 
 /** Before the puzzle arrives (a new one is a solver search): what is happening, so the page
@@ -132,8 +135,8 @@ function showWaiting() {
   waiting.className = "board-waiting";
   waiting.setAttribute("aria-hidden", "true");
   $("board").replaceChildren(waiting);
-  $("question").textContent = `Setting up puzzle ${number}: the exact solver is checking the position…`;
-  $("puzzle-number").textContent = `Puzzle ${number}`;
+  $("question").textContent = t("puzzle.setting_up", { n: number });
+  $("puzzle-number").textContent = t("puzzle.number", { n: number });
 }
 
 async function start() {
@@ -164,15 +167,15 @@ async function start() {
     return;
   }
   view = puzzle.view;
-  document.title = `${puzzle.title} puzzle ${number} · flipgames arcade`;
+  document.title = `${t("puzzle.page_title", { game: puzzle.title, n: number })} · flipgames arcade`;
   document.body.dataset.game = puzzle.game;
-  $("puzzle-title").textContent = `${puzzle.title} · puzzle ${number}`;
+  $("puzzle-title").textContent = t("puzzle.heading", { game: puzzle.title, n: number });
   $("question").textContent = puzzle.question;
   $("turn-dot").className = `turn-dot p${puzzle.to_move}`;
   $("rules-link").href = `/rules/${encodeURIComponent(puzzle.game)}`;
   $("next-puzzle").href = `/puzzles/${encodeURIComponent(puzzle.game)}?n=${puzzle.next}`;
   const played = view.moves.filter((move) => !move.chance).length;
-  $("position-note").textContent = `The position comes from a game ${plural(played, "move")} long.`;
+  $("position-note").textContent = t("puzzle.position_note", { moves: moves(played) });
   const module = await loadBoard(view.board);
   board = module.createBoard($("board"), { seat: puzzle.to_move, onAction: answer, announce: () => {} });
   draw(true);
