@@ -129,14 +129,19 @@ async def listen(socket: ClientConnection, heard: Heard) -> None:
         return
 
 
-async def open_sockets(port: int, tokens: list[str | None]) -> list[ClientConnection]:
-    """A lobby socket per token (None: a visitor), each past its first listing."""
+async def open_sockets(
+    port: int, tokens: list[str | None], compress: bool = True
+) -> list[ClientConnection]:
+    """A lobby socket per token (None: a visitor), each past its first listing; with
+    ``compress`` offering permessage-deflate, as browsers do."""
     gate = asyncio.Semaphore(OPENING)
+    compression = "deflate" if compress else None
 
     async def one(token: str | None) -> ClientConnection:
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        url = f"ws://127.0.0.1:{port}/ws/lobby"
         async with gate:
-            socket = await connect(f"ws://127.0.0.1:{port}/ws/lobby", additional_headers=headers)
+            socket = await connect(url, additional_headers=headers, compression=compression)
             listing = json.loads(await socket.recv())
             if listing["type"] != "seeks":
                 raise SystemExit(f"the lobby socket's first message: {listing}")
@@ -202,7 +207,7 @@ async def run(args: argparse.Namespace, port: int, server: int) -> bool:
     takers = await guests(port, "Taker", players)
     own = [p.token for p in (*seekers, *takers)]
     tokens: list[str | None] = [*own[: args.sockets], *[None] * (args.sockets - len(own))]
-    sockets = await open_sockets(port, tokens)
+    sockets = await open_sockets(port, tokens, not args.no_compression)
     heard = Heard()
     listeners = [asyncio.create_task(listen(socket, heard)) for socket in sockets]
     print(
@@ -263,6 +268,11 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL)")
     parser.add_argument("--game", help="the seeks' game (default: the first the server lists)")
+    parser.add_argument(
+        "--no-compression",
+        action="store_true",
+        help="sockets without permessage-deflate (browsers offer it): what it costs the server",
+    )
     args = parser.parse_args()
     kind = "PostgreSQL" if (args.database or "").startswith("postgres") else "SQLite"
     with (
