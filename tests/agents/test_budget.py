@@ -11,7 +11,7 @@ import pytest
 from flipgames import make
 from flipgames.agents.budget import MoveClock, timing, wall_cap
 from flipgames.agents.endgame import EndgameAgent
-from flipgames.agents.exact import ExactSearchAgent
+from flipgames.agents.exact import WATCH_NEW, ExactSearchAgent
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent
 from flipgames.agents.levels import Budget, make_level_agent
 from flipgames.agents.search import AlphaBetaAgent
@@ -98,3 +98,22 @@ def test_a_budget_replaces_the_levels_own_and_keeps_its_algorithm() -> None:
         Budget()
     with pytest.raises(ValueError, match="seconds or nodes"):
         Budget(seconds=1, nodes=1)
+
+
+def test_a_fresh_exact_agent_on_the_clock_compares_few_opponent_moves() -> None:
+    """Rubik's Flip's hard compares each opponent move with its searcher model (about 40 ms
+    each); a fresh agent (one a move, as a web AI worker builds) would redo the whole game's
+    every move. On the clock a move compares at most WATCH_NEW anew (the latest first); on a
+    node budget it compares them all."""
+    game = make("rubiks-flip")
+    state, rng = game.new_initial_state(), random.Random(4)
+    for _ in range(11):
+        state = state.apply(rng.choice(state.legal_actions()))
+    untimed = ExactSearchAgent(random.Random(1), game, max_nodes=200_000)
+    untimed._watch(state)
+    assert len(untimed.watched) > WATCH_NEW
+    timed = ExactSearchAgent(random.Random(1), game, HARD_SECONDS)
+    assert timed.choose(state) in state.legal_actions()
+    assert len(timed.watched) == WATCH_NEW
+    latest = sorted(untimed.watched, key=len)[-WATCH_NEW:]
+    assert sorted(timed.watched, key=len) == latest

@@ -90,6 +90,11 @@ MCTS_SAMPLES = 8
 WATCH_MIN = 3
 WATCH_AGREE = 0.8
 WATCH_DISAGREE = 0.4
+#: The most opponent moves a move on the clock compares anew (the latest first): a fresh agent
+#: (a web AI worker builds one a move) would compare every opponent move of the game again,
+#: about 40 ms each, which late in a game would take the exact search's time. An agent kept
+#: for the game compares one a move (the rest are remembered); on a node budget, all.
+WATCH_NEW = 3
 #: Which opponent models the traps are measured with (see ``ExactReport.models``).
 Models = Literal["both", "searcher", "mcts"]
 #: The share of the move's time after which measuring traps stops (the rest breaks ties).
@@ -192,7 +197,7 @@ class ExactSearchAgent(Agent):
         self.deadline = None if self.seconds is None else start + TRAP_SHARE * self.seconds
         self.last = report = ExactReport()
         plies = len(state.history)
-        report.models = self._watch(state)
+        report.models = self._watch(state, None if self.seconds is None else WATCH_NEW)
         if plies > self.too_big:
             self._exact(state, report, start)
             if not report.exact:
@@ -215,9 +220,10 @@ class ExactSearchAgent(Agent):
             self.heuristic.seconds = max(left, 0.01 * self.seconds)
         return self.heuristic.search(state, only=candidates).action
 
-    def _watch(self, state: State) -> Models:
-        """Compare the opponent's moves so far (each once) with the searcher model's first
-        choices; which opponent models they call for (see :attr:`ExactReport.models`)."""
+    def _watch(self, state: State, new: int | None = None) -> Models:
+        """Compare the opponent's moves so far (each once; the latest first, at most ``new``
+        not compared before) with the searcher model's first choices; which opponent models
+        they call for (see :attr:`ExactReport.models`)."""
         history, me = state.history, state.current_player
         agreed: list[bool] = []
         node = state
@@ -231,6 +237,9 @@ class ExactSearchAgent(Agent):
                 continue
             key = history[:index]
             if key not in self.watched:
+                if new is not None and new <= 0:
+                    continue  # compared enough anew: moves compared before still count
+                new = None if new is None else new - 1
                 choices = searcher_choices(self.model, node, self.rng)
                 informative = len(choices) < len(node.legal_actions())
                 self.watched[key] = (action in choices) if informative else None
