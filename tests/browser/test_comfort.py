@@ -92,6 +92,17 @@ def test_dark_mode_by_mouse_is_remembered_after_a_reload(browser: Any, arcade: s
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"
         assert background(page) == dark
         assert page.is_checked("input[name=theme][value=dark]")
+        # Another tab follows a choice made in this one, without a reload.
+        other = context.new_page()
+        other.goto(arcade + "/rules/flipflop")
+        assert other.evaluate("document.documentElement.dataset.theme") == "dark"
+        open_settings(page)
+        page.click(".settings-choice:has(input[value=light])")
+        other.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+        assert other.is_checked("input[name=theme][value=light]")
+        page.click(".settings-choice:has(input[value=dark])")
+        other.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+        other.close()
         # Another page of the arcade is dark from its first paint: boot.js ran in the head.
         page.goto(arcade + "/rules/flipflop")
         assert page.evaluate("document.documentElement.dataset.theme") == "dark"

@@ -20,8 +20,12 @@
   };
   apply();
   dark.addEventListener("change", apply);
-  // The settings menu (settings.js) announces a new choice with this event.
+  // The settings menu (settings.js) announces a new choice with this event; another tab's
+  // choice arrives as a storage event.
   document.addEventListener("flipgames:theme", apply);
+  window.addEventListener("storage", (event) => {
+    if (event.key === "flipgames.theme") apply();
+  });
   // The language: the player's choice, else the browser's; i18n.js reads it from <html lang>.
   const lang = read("flipgames.lang");
   const browser = (navigator.language || "en").toLowerCase();

@@ -61,9 +61,17 @@ async function switchNotifications(box) {
 function wire() {
   const menu = $("settings");
   if (!menu) return;
-  const theme = document.documentElement.dataset.themeChoice || "system";
-  for (const radio of menu.querySelectorAll("input[name=theme]")) {
-    radio.checked = radio.value === theme;
+  const themes = menu.querySelectorAll("input[name=theme]");
+  const showTheme = () => {
+    const theme = document.documentElement.dataset.themeChoice || "system";
+    for (const radio of themes) radio.checked = radio.value === theme;
+  };
+  showTheme();
+  // A theme picked in another tab (boot.js applies it to the page) shows here too.
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEYS.theme) showTheme();
+  });
+  for (const radio of themes) {
     radio.addEventListener("change", () => {
       write(KEYS.theme, radio.value);
       document.dispatchEvent(new Event("flipgames:theme")); // boot.js applies it
