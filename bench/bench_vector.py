@@ -1,13 +1,15 @@
-"""Environment steps per second: the vectorised env (compiled batch) for 1 to N environments,
-against the single-agent Gymnasium env (reference engine, one Python step per environment).
+"""Environment steps per CPU-second: the vectorised env (compiled batch) for 1 to N
+environments, against the single-agent Gymnasium env (reference engine, one Python step per
+environment).
 
 Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``
 (the games by default: every game whose kernel has a compiled batch).
 An env step is one agent action plus the random opponent's reply, observation tensor and
-mask included (and, for the vectorised env, the copies of the batch it returns); only the time
-inside ``step`` counts, not the agent's choice of a uniformly random legal action. Prints the
-machine, its load average and the Python version with every run, since figures mean nothing
-without them.
+mask included (and, for the vectorised env, the copies of the batch it returns); only the CPU
+time inside ``step`` counts (the process's CPU clock, so other jobs on a shared machine count
+against it less than against a wall clock), not the agent's choice of a uniformly random legal
+action. Prints the machine, its load average and the Python version with every run, since
+figures mean nothing without them.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def batched_games() -> list[str]:
 
 
 def vector_rate(game: str, num_envs: int, seconds: float) -> float:
-    """Env steps per second of a batch of ``num_envs`` (after a warm-up step)."""
+    """Env steps per CPU-second of a batch of ``num_envs``."""
     envs = make(game, num_envs, seed=1, seat=None)
     observations, _ = envs.reset()
     rng = np.random.default_rng(1)
@@ -47,15 +49,15 @@ def vector_rate(game: str, num_envs: int, seconds: float) -> float:
         playing = mask.any(axis=1)
         actions = np.zeros(num_envs, dtype=np.int64)
         actions[playing] = sample_legal(mask[playing], rng)
-        before = time.perf_counter()
+        before = time.process_time()
         observations, *_ = envs.step(actions)
-        inside += time.perf_counter() - before
+        inside += time.process_time() - before
         steps += num_envs
     return steps / inside
 
 
 def single_rate(game: str, seconds: float) -> float:
-    """Env steps per second of one ``gymnasium.make`` env (the reference engine)."""
+    """Env steps per CPU-second of one ``gymnasium.make`` env (the reference engine)."""
     env = gymnasium.make(f"flipgames/{env_id(game)}-v0", opponent="random")
     observation, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
@@ -63,11 +65,11 @@ def single_rate(game: str, seconds: float) -> float:
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         action = rng.choice(np.flatnonzero(observation["action_mask"]))
-        before = time.perf_counter()
+        before = time.process_time()
         observation, _, terminated, truncated, _ = env.step(action)
         if terminated or truncated:
             observation, _ = env.reset()
-        inside += time.perf_counter() - before
+        inside += time.process_time() - before
         steps += 1
     return steps / inside
 
@@ -84,7 +86,7 @@ def main() -> None:
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores (shared); load average {load}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     columns = "".join(f"{f'{n} envs':>13}" for n in args.envs)
-    print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps/s)")
+    print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps per CPU-second)")
     for game in args.games or batched_games():
         make(game, 1).reset(seed=0)  # compile or load the batch before timing
         line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
