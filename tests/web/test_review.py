@@ -18,7 +18,7 @@ from flipgames import make
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent
 from flipgames.core.game import State
 from flipgames.core.manifest import manifest_of
-from flipgames.games.flip_switch.review import round_position
+from flipgames.core.match import splitter
 from flipgames.lab.review import THRESHOLDS, classify
 from flipgames.solvers import catalog
 from flipgames.solvers.stochastic import cached_solve
@@ -255,12 +255,13 @@ def test_each_flip_switch_round_is_valued_by_the_one_round_solution(client: Test
     steps = path(match)
     assert review["points"][0]["value"] == 0.5  # one round is a draw with certainty
     assert {p["source"] for p in review["points"][:-1]} == {"round"}
+    split = splitter(match.game)
+    assert split is not None
     for point, state in zip(review["points"][:-1], steps, strict=False):
-        mapped = round_position(state)
-        assert mapped is not None
-        single, swapped = mapped
-        value = (float(solution.value(single, player=0).expected) + 1) / 2
-        assert point["value"] == pytest.approx(1 - value if swapped else value, abs=1e-4)
+        seen = split(state)
+        assert seen.round_state is not None
+        value = (float(solution.value(seen.round_state, player=0).expected) + 1) / 2
+        assert point["value"] == pytest.approx(1 - value if seen.swapped else value, abs=1e-4)
     # Chance outcomes (the tiles' shapes) are never marked.
     assert all(p["mark"] is None for p in review["points"] if p["by"] == -1)
 

@@ -197,14 +197,11 @@ class ReviewFacts:
     chosen by judgement, not fitted to results: every game's evaluation estimates the return
     in (-1, 1), and the default 1.0 keeps an unproven estimate between 27% and 73% (a search
     of a few plies is a guess, never a near-certain result; a proven win or loss is 1 or 0).
-    ``round_of``: for a game played as a match of rounds whose single round is solved, a
-    lazily imported ``module:NAME`` of a function taking a state of the match to ``(state,
-    swapped)``, the position as one round of the solved game and whether the seats are
-    swapped there (None: not in a round), so each round is valued exactly."""
+    A match of rounds (the manifest's ``rounds``) is valued round by round where its single
+    round is solved."""
 
     nodes: int = 40_000
     scale: float = 1.0
-    round_of: str | None = None
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.scale <= 0:

@@ -19,9 +19,9 @@ name:
   estimate of the return in (-1, 1)) mapped to a winning chance ``1 / (1 + exp(-x / scale))``;
   a proven win or loss is 1 or 0. Games without a compiled search use the reference
   expectiminimax with the same budget.
-* ``round``: in a match of rounds whose single round is solved (the manifest's
-  ``ReviewFacts.round_of`` maps a position to one of that round), the exact value *of the
-  round being played*: each round is valued on its own, from about even at its start.
+* ``round``: in a match of rounds whose single round is solved (the manifest's ``rounds``
+  splitter, :mod:`flipgames.core.match`, replays the round as one of that game), the exact
+  value *of the round being played*: each round is valued on its own, from about even at its start.
 * ``end``: a finished position's result.
 
 A move is *marked* by how much of the mover's expected score it gave away (the value before
@@ -45,7 +45,6 @@ every loss of value (a win to a draw is 0.5) is a blunder.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Callable
@@ -54,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import ReviewFacts, has_manifest, manifest_of
+from flipgames.core.match import MatchPosition, splitter
 from flipgames.core.position import has_position_notation
 from flipgames.solvers import alphabeta, catalog
 from flipgames.solvers.solution import SolverError
@@ -174,10 +174,8 @@ class Evaluator:
             self._proof = alphabeta.cached_proof(game)
             self._table = np.zeros(alphabeta.table_entries(EXACT_TABLE_BYTES), dtype=np.int64)
         self._engine: KernelAlphaBetaAgent | None = None
-        self._round_of: Callable[[State], tuple[State, bool] | None] | None = None
-        if self.solution is None and self.facts.round_of is not None:
-            module, _, name = self.facts.round_of.partition(":")
-            self._round_of = getattr(importlib.import_module(module), name)
+        # A match of rounds (the manifest's ``rounds``) is valued round by round.
+        self._split = splitter(game) if self.solution is None else None
 
     @property
     def kind(self) -> str:
@@ -195,8 +193,8 @@ class Evaluator:
                 return self._solved(self.solution, state)
             except SolverError:
                 pass  # a position set up by hand that the start never reaches: search it
-        if self._round_of is not None:
-            found = self._by_round(self._round_of, state)
+        if self._split is not None:
+            found = self._by_round(self._split(state))
             if found is not None:
                 return found
         if self._exact is not None and not state.is_chance_node():
@@ -216,21 +214,18 @@ class Evaluator:
         }
         return Assessment(value, "solution", True, solution.best_actions(state), actions)
 
-    def _by_round(
-        self, round_of: Callable[[State], tuple[State, bool] | None], state: State
-    ) -> Assessment | None:
+    def _by_round(self, seen: MatchPosition) -> Assessment | None:
         """The value of the round being played, by the solution of one round (seats swapped
         back where the round swaps them), or None where that solution is not ready."""
-        mapped = round_of(state)
-        if mapped is None or not catalog.solution_ready(mapped[0].game):
+        single = seen.round_state
+        if single is None or not catalog.solution_ready(single.game):
             return None
-        single, swapped = mapped
         try:
             found = self._solved(catalog.solution(single.game), single)
         except SolverError:
             return None
         found.source = "round"
-        if swapped and found.value is not None:
+        if seen.swapped and found.value is not None:
             found.value = 1.0 - found.value
             found.actions = {a: 1.0 - v for a, v in (found.actions or {}).items()}
         return found

@@ -63,9 +63,7 @@ MANIFESTS = {
         # Each round of a match is valued by the one-round solution where it is cached;
         # otherwise the review's engine is the reference expectiminimax (no compiled
         # search), which also searches every tile a chance node may show: a small budget.
-        review=ReviewFacts(
-            nodes=2_000, round_of="flipgames.games.flip_switch.review:round_position"
-        ),
+        review=ReviewFacts(nodes=2_000),
         bench=BenchFacts(
             # Games between good players last hundreds of plies: few hard and perfect games.
             arena_games={"easy": 200, "medium": 100, "hard": 40, "perfect": 8},
