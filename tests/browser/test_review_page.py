@@ -2,7 +2,8 @@
 played to the end, its review opened from the game-over card, a point of the chart clicked
 (the board goes to that position and the solver's best moves show), "Analyse from here"; the
 analysis board taking a pasted position, refusing a malformed one with the fault named, and
-playing a move clicked on its board."""
+playing a move clicked on its board; the Review link, the review card and the analysis board in
+Japanese once it is chosen in the settings menu."""
 
 from __future__ import annotations
 
@@ -96,6 +97,57 @@ def test_the_analysis_board_takes_a_pasted_position(page: Any, arcade: str) -> N
     page.wait_for_function(
         "text => new URLSearchParams(location.search).get('position') === text", arg=position
     )
+
+
+def test_the_review_and_the_analysis_board_speak_japanese(page: Any, arcade: str) -> None:
+    created = create(arcade, "flipflop-3x3", mode="local", seed=2)
+    for action in ("b1xb3", "a3xb3"):
+        api(
+            arcade,
+            "POST",
+            f"/api/matches/{created['id']}/actions",
+            {"token": created["token"], "action": action},
+        )
+    api(arcade, "POST", f"/api/matches/{created['id']}/resign", {"token": created["token"]})
+    open_match(page, arcade, created)
+    assert page.locator("#review-link").inner_text() == "📈 Review"
+    # Japanese by mouse through the settings menu (as tests/browser/test_comfort.py does).
+    page.click("#settings summary")
+    page.wait_for_selector(".settings-panel", state="visible")
+    with page.expect_navigation():
+        page.click(".settings-choice:has(input[value=ja])")
+    page.wait_for_selector(".board-svg")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert page.locator("#review-link").inner_text() == "📈 振り返り"
+    page.locator("#review-link").click()
+    page.wait_for_url(f"**/replay/{created['id']}#review")
+    page.wait_for_selector("#review-chart .chart-point")
+    assert page.locator("#review h2").inner_text() == "対局の振り返り"
+    review = page.request.get(f"{arcade}/api/matches/{created['id']}/review").json()["review"]
+    names = {"inaccuracy": "疑問手", "mistake": "悪手", "blunder": "大悪手"}
+    counts = "、".join(f"{names[mark]}{n}" for mark, n in review["marks"].items())
+    assert page.locator("#review-status").inner_text() == f"印のついた手: {counts}。"
+    page.locator("#review-chart .chart-point[data-ply='1']").click()
+    page.wait_for_selector("#review-analyse:not([hidden])")
+    point = review["points"][1]
+    assert page.locator("#review-move").inner_text().startswith(f"1手目 · White: {point['action']}")
+    # The source in full-width brackets, as Japanese writes them.
+    value = page.locator("#review-value").inner_text()
+    assert value.endswith("\uff08厳密: このゲームの解\uff09")
+    assert page.locator("#review-best-title").inner_text() == "この局面の最善手"
+    assert page.locator("#review-analyse").inner_text() == "ここから解析する"
+    title = page.locator("#review-chart .chart-point[data-ply='1']").get_attribute("aria-label")
+    assert title is not None and title.startswith(f"1: {point['action']}の後、White ")
+    page.locator("#review-analyse").click()
+    page.wait_for_url("**/analysis/flipflop-3x3?position=*")
+    page.wait_for_function("() => document.querySelectorAll('#best-moves li').length > 0")
+    assert page.locator("#analysis-title").inner_text() == "FlipFlop 3x3 · 解析盤"
+    assert page.locator(".analysis-value h2").inner_text() == "評価値"
+    assert page.locator("#analyse").inner_text() == "解析"
+    assert page.locator("#back").inner_text() == "1手戻す"
+    assert page.locator("#position-label span").inner_text() == "局面"
+    assert page.locator("#value-source").inner_text() == "厳密: このゲームの解"
+    assert page.locator("#position-note").inner_text().startswith("局面表記")
 
 
 @pytest.fixture(params=["light", "dark"])

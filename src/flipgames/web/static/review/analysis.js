@@ -3,6 +3,7 @@
 // GET /api/analysis/{game}. Moves clicked on the board are played here, never in a match.
 
 import { loadBoard, toast } from "../common.js";
+import { t } from "../i18n.js";
 import { describeValue, firstPlayerShare, sourceWords } from "./values.js";
 
 const $ = (selector) => document.getElementById(selector);
@@ -25,7 +26,7 @@ async function fetchAnalysis(setup) {
   const response = await fetch(`/api/analysis/${encodeURIComponent(game)}?${params}`, { headers: { Accept: "application/json" } });
   const data = await response.json().catch(() => null);
   if (!response.ok) {
-    const message = data && data.error ? data.error.message : `the server answered ${response.status}`;
+    const message = data && data.error ? data.error.message : t("review.server_answered", { status: response.status });
     throw new Error(message);
   }
   return data;
@@ -58,8 +59,8 @@ async function draw(data) {
   renderActions(data, view.players);
   renderOutcomes(data);
   shown = data;
-  document.title = `Analysis: ${view.title} · flipgames arcade`;
-  $("analysis-title").textContent = `${view.title} · analysis board`;
+  document.title = `${t("analysis.page_title", { game: view.title })} · flipgames arcade`;
+  $("analysis-title").textContent = t("analysis.heading", { game: view.title });
   $("rules-link").href = `/rules/${encodeURIComponent(game)}`;
   $("turn-dot").className = `turn-dot p${view.current_player}`;
   $("status-text").textContent = view.observation ? view.observation.status_text : "";
@@ -72,12 +73,12 @@ async function draw(data) {
     item.textContent = text;
     return item;
   }));
-  if (!data.best.length) list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "none (nobody chooses here)" }));
+  if (!data.best.length) list.replaceChildren(Object.assign(document.createElement("li"), { textContent: t("analysis.none") }));
   if (data.position !== null) $("position-input").value = data.position;
   $("position-label").hidden = data.position === null;
   $("position-note").textContent = data.position === null
-    ? "This game has no position notation (chance decides its positions): set it up by moves from the start."
-    : "The position notation: ranks from the last to the first, then the side to move (docs/games).";
+    ? t("analysis.no_notation")
+    : t("analysis.notation");
   $("moves-input").value = "";
   $("back").disabled = undoStack.length === 0;
 }
@@ -89,7 +90,7 @@ function renderActions(data, players) {
   const rows = [...data.actions].sort((a, b) => sign * (b.value - a.value));
   list.replaceChildren(...rows.map((row) => {
     const item = document.createElement("li");
-    item.textContent = `${row.action}: ${describeValue(row.value, players)}`;
+    item.textContent = t("analysis.move_value", { move: row.action, value: describeValue(row.value, players) });
     return item;
   }));
   $("all-moves-title").hidden = rows.length === 0;
@@ -102,7 +103,7 @@ function renderOutcomes(data) {
     button.type = "button";
     button.className = "outcome";
     button.dataset.action = outcome.action;
-    button.textContent = `${outcome.action} (${Math.round(100 * outcome.probability)}%)`;
+    button.textContent = t("analysis.outcome", { action: outcome.action, percent: Math.round(100 * outcome.probability) });
     button.addEventListener("click", () => play(outcome.action));
     return button;
   }));
@@ -152,9 +153,9 @@ $("setup").addEventListener("submit", (event) => {
 $("back").addEventListener("click", () => {
   const before = undoStack.pop();
   if (before) refresh(before).then(() => { $("back").disabled = undoStack.length === 0; });
-  else toast("Nothing to take back.", "info");
+  else toast(t("analysis.nothing_back"), "info");
 });
 
 refresh({ position, moves }).then((ok) => {
-  if (!ok) $("status-text").textContent = "Set up a position to analyse.";
+  if (!ok) $("status-text").textContent = t("analysis.set_up_one");
 });

@@ -2,6 +2,8 @@
 // position, the first player's expected score from 0 (bottom) to 1 (top), marked moves
 // coloured, the position on the board ringed. Points are buttons: a click picks that ply.
 
+import { t } from "../i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
 const HEIGHT = 160;
@@ -23,7 +25,7 @@ export function drawChart(host, review, onPick) {
   const x = (ply) => PAD + ((WIDTH - 2 * PAD) * ply) / last;
   const y = (value) => PAD + (HEIGHT - 2 * PAD) * (1 - value);
   const svg = node("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "review-chart", role: "group" });
-  svg.setAttribute("aria-label", `value of each position for ${review.players[0]}, move by move`);
+  svg.setAttribute("aria-label", t("review.chart", { player: review.players[0] }));
   svg.append(node("rect", { x: PAD, y: PAD, width: WIDTH - 2 * PAD, height: HEIGHT - 2 * PAD, class: "chart-area" }));
   svg.append(node("line", { x1: PAD, x2: WIDTH - PAD, y1: y(0.5), y2: y(0.5), class: "chart-even" }));
   // The line breaks where a position has no value.
@@ -49,8 +51,11 @@ export function drawChart(host, review, onPick) {
     });
     dot.dataset.ply = String(point.ply);
     const title = node("title", {});
-    const who = point.action ? `after ${point.action}` : "start";
-    title.textContent = `${point.ply}: ${who}, ${review.players[0]} ${Math.round(100 * point.value)}%${point.mark ? ` (${point.mark})` : ""}`;
+    const where = point.action ? t("replay.after", { move: point.action }) : t("review.chart_start");
+    const words = { ply: point.ply, where, player: review.players[0], percent: Math.round(100 * point.value) };
+    title.textContent = point.mark
+      ? t("review.chart_point_marked", { ...words, mark: t(`review.${point.mark}`) })
+      : t("review.chart_point", words);
     dot.append(title);
     dot.setAttribute("aria-label", title.textContent);
     dot.addEventListener("click", () => onPick(point.ply));

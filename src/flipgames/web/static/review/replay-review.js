@@ -4,6 +4,7 @@
 // "replay:go" event) with its best moves, and "Analyse from here" opens the analysis board.
 
 import { matchIdFromPath } from "../api.js";
+import { t } from "../i18n.js";
 import { drawChart } from "./chart.js";
 import { describeValue, sourceWords } from "./values.js";
 
@@ -18,7 +19,7 @@ let options = {};
 async function ask() {
   const response = await fetch(`/api/matches/${encodeURIComponent(id)}/review`, { headers: { Accept: "application/json" } });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.error ? data.error.message : `the server answered ${response.status}`);
+  if (!response.ok) throw new Error(data && data.error ? data.error.message : t("review.server_answered", { status: response.status }));
   return data;
 }
 
@@ -28,10 +29,15 @@ function showPoint(ply) {
   if (!point) return;
   chart.select(ply);
   const mover = point.by === null || point.by < 0 ? null : review.players[point.by];
-  const move = point.action ? `Ply ${point.ply} · ${mover ? `${mover}: ` : "chance: "}${point.action}` : "Start position";
-  $("review-move").textContent = point.mark ? `${move} · ${point.mark}` : move;
+  let move = t("replay.start");
+  if (point.action && mover) move = t("review.ply", { ply: point.ply, player: mover, move: point.action });
+  else if (point.action) move = t("review.ply_chance", { ply: point.ply, move: point.action });
+  $("review-move").textContent = point.mark ? `${move} · ${t(`review.${point.mark}`)}` : move;
   $("review-move").className = `review-move ${point.mark || ""}`;
-  $("review-value").textContent = `${describeValue(point.value, review.players)} (${sourceWords(point.source, point.exact)})`;
+  $("review-value").textContent = t("review.value", {
+    value: describeValue(point.value, review.players),
+    source: sourceWords(point.source, point.exact),
+  });
   const best = $("review-best");
   best.replaceChildren(...point.best.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   $("review-best-title").hidden = point.best.length === 0;
@@ -43,20 +49,27 @@ function showPoint(ply) {
   $("review-analyse").hidden = false;
 }
 
+// A mark's count in words, singular and plural (a mark's name alone is review.{mark}).
+const COUNTS = {
+  inaccuracy: ["review.inaccuracy_n", "review.inaccuracies_n"],
+  mistake: ["review.mistake_n", "review.mistakes_n"],
+  blunder: ["review.blunder_n", "review.blunders_n"],
+};
+
 function summary() {
-  const plural = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
-  const words = Object.entries(review.marks).map(([label, count]) => `${count} ${count === 1 ? label : plural[label] || label}`);
-  $("review-status").textContent = `Marked: ${words.join(", ")}.`;
+  // Every mark is counted, the zeros too ("0 blunders" is news).
+  const words = Object.entries(review.marks).map(([label, count]) => t(COUNTS[label][count === 1 ? 0 : 1], { n: count }));
+  $("review-status").textContent = t("review.marked", { marks: words.join(t("review.separator")) });
 }
 
 async function start() {
-  $("review-status").textContent = "Reviewing the game…";
+  $("review-status").textContent = t("review.reviewing");
   for (;;) {
     let answer;
     try {
       answer = await ask();
     } catch (err) {
-      $("review-status").textContent = `No review: ${err.message}`;
+      $("review-status").textContent = t("review.none", { reason: err.message });
       return;
     }
     if (answer.status === "done") {
@@ -70,7 +83,7 @@ async function start() {
     $("review-progress").hidden = false;
     $("review-progress").max = answer.total;
     $("review-progress").value = answer.done;
-    $("review-status").textContent = `Reviewing the game… ${answer.done} of ${answer.total} positions`;
+    $("review-status").textContent = t("review.progress", { done: answer.done, total: answer.total });
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   options = review.options;
