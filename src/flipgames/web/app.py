@@ -49,6 +49,7 @@ from flipgames.web.matches import CHANNEL as MATCHES_CHANNEL
 from flipgames.web.matches import LiveMatches, MatchService
 from flipgames.web.presence import CHANNEL as PRESENCE_CHANNEL
 from flipgames.web.presence import Presence
+from flipgames.web.review import Reviews, ReviewStore
 from flipgames.web.routes import chat as chat_routes
 from flipgames.web.routes import lobby as lobby_routes
 from flipgames.web.settings import Settings
@@ -121,7 +122,8 @@ def _wire(
     app: FastAPI, settings: Settings, engine: Engine, solutions: Solutions, pool: AiPool | None
 ) -> None:
     """Put the match service, the players' identity, the WebSocket hub, the computer's moves,
-    the flag timers and the rate limits in ``app.state`` (the routes find them there)."""
+    the game reviews, the flag timers and the rate limits in ``app.state`` (the routes find
+    them there)."""
     transactions = Transactions(engine, wait_seconds=settings.lock_wait_seconds)
     live = LiveMatches(settings.live_matches, settings.live_idle_seconds)
     service = MatchService(engine, solutions, transactions, live)
@@ -137,6 +139,7 @@ def _wire(
     app.state.ai_pool = pool = pool or AiPool(max(1, settings.ai_workers))
     broadcast = _broadcaster(service, hub)
     app.state.ai_moves = AiMoves(service, pool, broadcast)
+    app.state.reviews = Reviews(ReviewStore(transactions))
     app.state.flag_timers = flag_timers = FlagTimers(service.load, broadcast)
     service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)
@@ -158,7 +161,7 @@ def _broadcaster(service: MatchService, hub: Hub) -> Callable[[str], Awaitable[N
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """While the server runs: the flag timers and, on PostgreSQL, the listener for other
-    processes' changes and the presence; on stop, every task and worker ended."""
+    processes' changes and the presence; on stop, every task, worker and review ended."""
     state = app.state
     service: MatchService = state.service
     lobby: lobby_hub.LobbyHub = state.lobby_hub
@@ -174,6 +177,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await lobby.expect_waiting()
     state.flag_timers.attach(asyncio.get_running_loop())
     yield
+    # First, so the review being made stops at its next position while the rest closes.
+    stopping_reviews = asyncio.create_task(asyncio.to_thread(state.reviews.close))
     await state.flag_timers.close()
     await lobby.close()
     for task in tasks:
@@ -181,6 +186,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.gather(task, return_exceptions=True)
     await state.ai_moves.close()
     state.ai_pool.close()
+    await stopping_reviews  # before the engine goes: a finished review may be being stored
     state.engine.dispose()
 
 

@@ -11,9 +11,9 @@ tables.
 
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
-9
+10
 >>> migrate(engine)  # already current: nothing to do
-9
+10
 """
 
 from __future__ import annotations
@@ -227,6 +227,19 @@ chat_lines = Table(
     Column("removed", Boolean(create_constraint=False), nullable=False, server_default=false()),
 )
 
+# A finished match's game review (web/review.py), made once and read by every server process.
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    # The match's revision when it was reviewed: an undo after the end and a new end make a
+    # new revision, and so a new review (the older one is deleted when it is stored).
+    Column("revision", Integer, primary_key=True, autoincrement=False),
+    # The review as the API answers it (JSON text).
+    Column("review", Text, nullable=False),
+    Column("made_at", DateTime(timezone=True), nullable=False),
+)
+
 #: Migration steps in order; step n brings a database from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -348,6 +361,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     ("ALTER TABLE seeks ADD COLUMN kind VARCHAR(16) NOT NULL DEFAULT 'seek'",),
     ("ALTER TABLE chat_lines ADD COLUMN seat INTEGER",),
+    (
+        """CREATE TABLE reviews (
+            match_id VARCHAR(32) NOT NULL REFERENCES matches (id),
+            revision INTEGER NOT NULL,
+            review TEXT NOT NULL,
+            made_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            PRIMARY KEY (match_id, revision)
+        )""",
+    ),
 )
 
 

@@ -4,10 +4,12 @@ does the valuing; nothing here knows a game).
 * ``GET /api/matches/{id}/review``: a finished match's review. The first request starts it
   as a background job (one at a time per server process, on a thread: the solvers and the
   compiled searches do the work) and answers ``{"status": "running", "done", "total"}``;
-  later requests get the progress, then ``{"status": "done", "review": {...}}``. Reviews are
-  kept in memory per match and revision (the :data:`KEPT` most recent), so a match reviewed
-  once is answered at once. An unfinished match has no review (409 ``unavailable``): a review
-  values positions with everything the game's end made public, so none exists before it.
+  later requests get the progress, then ``{"status": "done", "review": {...}}``. A finished
+  review is stored in the database per match and revision (:class:`ReviewStore`), so it is
+  made once for every server process and restart, and kept in memory too (the :data:`KEPT`
+  most recent); a failed one is made again after :data:`RETRY_SECONDS`. An unfinished
+  match has no review (409 ``unavailable``): a review values positions with everything the
+  game's end made public, so none exists before it.
 * ``GET /api/analysis/{game}?position=TEXT&moves=A+B&options=JSON``: one position set up by
   the position notation and/or moves from it, with its value, best moves and (where exact)
   every legal action's value. A malformed position or move is 422 naming what is wrong.
@@ -17,19 +19,30 @@ does the valuing; nothing here knows a game).
 from __future__ import annotations
 
 import json
+import logging
+import queue
 import threading
+import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Final
+
+from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import FlipgamesError, PositionError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import manifest_of
 from flipgames.core.position import has_position_notation
 from flipgames.lab.review import Evaluator, review_game
+from flipgames.web.db import Transactions, reviews
 from flipgames.web.errors import ApiError
 from flipgames.web.matches import Played
+
+log = logging.getLogger(__name__)
 
 #: Finished reviews kept in memory (each a few kilobytes), the most recently asked last.
 KEPT: Final = 128
@@ -37,16 +50,27 @@ KEPT: Final = 128
 WAITING: Final = 8
 #: The most actions the analysis board replays.
 MAX_MOVES: Final = 1000
+#: How long a failed review is answered as failed before the next request makes it again
+#: (a fault that passes, such as a busy database, should not leave it failed for good).
+RETRY_SECONDS: Final = 60.0
+#: How long stopping the server waits for the review being made to notice; it stops at the
+#: next position, so this only bounds a single slow one.
+CLOSE_SECONDS: Final = 2.0
+
+#: A review's key: the match's id and its revision at the end.
+Key = tuple[str, int]
 
 
 @dataclass
 class Job:
-    """One review being made or made: positions done of total, then the review or an error."""
+    """One review being made or made: positions done of total, then the review or an error
+    (and when it failed, on the jobs' clock)."""
 
     done: int = 0
     total: int = 0
     review: dict[str, Any] | None = None
     error: str | None = None
+    failed_at: float = 0.0
 
     def answer(self) -> dict[str, Any]:
         if self.review is not None:
@@ -61,42 +85,160 @@ class Job:
         return {"status": "running", "done": self.done, "total": self.total}
 
 
+class ReviewStore:
+    """Finished reviews in the database (table ``reviews``), so every server process and a
+    restarted one answer with a review made once. Failures are not stored: each process
+    tries again after :data:`RETRY_SECONDS`."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self._transactions = transactions
+
+    def load(self, key: Key) -> dict[str, Any] | None:
+        """The stored review of the match ``key`` names at that revision, or None."""
+
+        def read(connection: Connection) -> str | None:
+            found = connection.execute(
+                select(reviews.c.review).where(
+                    reviews.c.match_id == key[0], reviews.c.revision == key[1]
+                )
+            ).scalar_one_or_none()
+            return None if found is None else str(found)
+
+        text = self._transactions.run(read, read_only=True)
+        if text is None:
+            return None
+        review: dict[str, Any] = json.loads(text)
+        return review
+
+    def save(self, key: Key, review: dict[str, Any]) -> None:
+        """Store ``review`` as the match's, replacing those of its earlier revisions."""
+
+        def write(connection: Connection) -> None:
+            connection.execute(
+                delete(reviews).where(reviews.c.match_id == key[0], reviews.c.revision < key[1])
+            )
+            connection.execute(
+                insert(reviews).values(
+                    match_id=key[0],
+                    revision=key[1],
+                    review=json.dumps(review, separators=(",", ":")),
+                    made_at=datetime.now(UTC),
+                )
+            )
+
+        # Another process may have stored it first: the same positions, valued the same way.
+        with suppress(IntegrityError):
+            self._transactions.run(write)
+
+
+class _Stopped(Exception):
+    """The server is stopping: the review being made is dropped between two positions."""
+
+
 class Reviews:
-    """The review jobs of one server process: one worker thread, bounded memory."""
+    """The review jobs of one server process: one worker thread, bounded memory, finished
+    reviews read from and written to ``store`` (None: memory only).
 
-    def __init__(self) -> None:
-        self._jobs: OrderedDict[tuple[str, int], Job] = OrderedDict()
+    The app's lifespan closes it (:meth:`close`): the review being made stops at its next
+    position, and the thread is a daemon, so no review holds up the server's exit.
+    """
+
+    def __init__(
+        self,
+        store: ReviewStore | None = None,
+        *,
+        retry_seconds: float = RETRY_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.retry_seconds = retry_seconds
+        self._clock = clock
+        self._jobs: OrderedDict[Key, Job] = OrderedDict()
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+        self._queue: queue.SimpleQueue[tuple[Key, Job, State, int] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
-    def job(self, key: tuple[str, int], final: State, seed: int) -> Job:
-        """The job for ``key`` (a match id and revision), started if it is new."""
+    def job(self, key: Key, final: State, seed: int) -> Job:
+        """The job for ``key`` (a match id and revision): kept here, else stored, else started
+        (a failed one is started again once it has been failed for :attr:`retry_seconds`)."""
         with self._lock:
-            found = self._jobs.get(key)
+            found = self._current(key)
+        if found is not None:
+            return found
+        stored = self.store.load(key) if self.store is not None else None
+        with self._lock:
+            found = self._current(key)  # another request got here meanwhile
             if found is not None:
-                self._jobs.move_to_end(key)
                 return found
-            waiting = sum(1 for j in self._jobs.values() if j.review is None and j.error is None)
-            if waiting >= WAITING:
-                raise ApiError(503, "busy", "too many reviews are being made: try again soon")
-            job = self._jobs[key] = Job(total=len(final.history) + 1)
+            if stored is not None:
+                total = len(stored["points"])
+                job = Job(done=total, total=total, review=stored)
+            else:
+                job = self._start(key, final, seed)
+            self._jobs[key] = job
+            self._jobs.move_to_end(key)
             while len(self._jobs) > KEPT:
                 self._jobs.popitem(last=False)
-        self._pool.submit(self._run, job, final, seed)
         return job
 
-    @staticmethod
-    def _run(job: Job, final: State, seed: int) -> None:
+    def _current(self, key: Key) -> Job | None:
+        """The job kept for ``key``, unless it failed long enough ago to be tried again."""
+        if self._stopping.is_set():
+            raise ApiError(503, "busy", "the server is stopping: try again soon")
+        found = self._jobs.get(key)
+        if found is None:
+            return None
+        if found.error is not None and self._clock() - found.failed_at >= self.retry_seconds:
+            return None
+        self._jobs.move_to_end(key)
+        return found
+
+    def _start(self, key: Key, final: State, seed: int) -> Job:
+        waiting = sum(1 for j in self._jobs.values() if j.review is None and j.error is None)
+        if waiting >= WAITING:
+            raise ApiError(503, "busy", "too many reviews are being made: try again soon")
+        job = Job(total=len(final.history) + 1)
+        self._queue.put((key, job, final, seed))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="review", daemon=True)
+            self._thread.start()
+        return job
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None and not self._stopping.is_set():
+            self._run(*item)
+
+    def _run(self, key: Key, job: Job, final: State, seed: int) -> None:
         def progress(done: int, total: int) -> None:
+            if self._stopping.is_set():
+                raise _Stopped
             job.done, job.total = done, total
 
         try:
-            job.review = review_game(final, progress, seed).to_json()
+            made = review_game(final, progress, seed).to_json()
+        except _Stopped:
+            return
         except Exception as exc:  # the job's failure is its answer; the server goes on
+            log.error("the review of match %s failed", key[0], exc_info=True)
+            job.failed_at = self._clock()
             job.error = f"the review could not be made ({type(exc).__name__})"
+            return
+        job.review = made
+        if self.store is None:
+            return
+        try:
+            self.store.save(key, made)
+        except Exception:  # kept in memory all the same; another process makes its own
+            log.error("the review of match %s could not be stored", key[0], exc_info=True)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def close(self, seconds: float = CLOSE_SECONDS) -> None:
+        """Stop: refuse new reviews, drop the waiting ones, and wait up to ``seconds`` for
+        the one being made to stop at its next position."""
+        self._stopping.set()
+        self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join(seconds)
 
 
 def options_of(text: str | None) -> dict[str, Any]:

@@ -3,7 +3,6 @@ is in docs/web-api.md)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -19,17 +18,6 @@ from flipgames.web.routes.pages import missing, page
 
 router = APIRouter()
 
-_create_lock = threading.Lock()
-
-
-def _reviews(request: Request) -> Reviews:
-    state = request.app.state
-    with _create_lock:
-        if getattr(state, "reviews", None) is None:
-            state.reviews = Reviews()
-    found: Reviews = state.reviews
-    return found
-
 
 @router.get(
     "/api/matches/{match_id}/review",
@@ -43,7 +31,8 @@ def match_review(match_id: str, service: Service, request: Request) -> dict[str,
     if not loaded.over:
         raise unavailable("a match can be reviewed once it is finished")
     key = (match_id, loaded.revision)
-    return _reviews(request).job(key, loaded.state, loaded.match.seed).answer()
+    reviews: Reviews = request.app.state.reviews  # made by the app, closed by its lifespan
+    return reviews.job(key, loaded.state, loaded.match.seed).answer()
 
 
 @router.get("/api/analysis/{game}", responses=responses(404, 422, 429), dependencies=[ActionLimit])
