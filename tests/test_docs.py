@@ -76,3 +76,66 @@ def test_no_reference_page_is_over_500_lines(page: Path) -> None:
 def test_the_rulings_are_numbered_once_each() -> None:
     numbers = re.findall(r"^- \*\*R(\d+)\.", (ROOT / "docs" / "rulings.md").read_text(), re.M)
     assert [int(n) for n in numbers] == list(range(1, len(numbers) + 1))
+
+
+#: A Markdown link: ``[words](target)``; the target's ``#fragment`` is a heading's anchor.
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+#: A line opening or closing a fenced block, whose lines are not headings.
+FENCE = re.compile(r"^\s*```")
+
+
+def anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped (hyphens and
+    underscores kept), spaces turned into hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    found: set[str] = set()
+    fenced = False
+    for line in page.read_text().splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and (heading := re.match(r"#{1,6} (.+)", line)):
+            found.add(anchor(heading.group(1)))
+    return found
+
+
+def broken_links(page: Path) -> list[str]:
+    """The links on ``page`` to a file of the repository that is missing, or to a heading that
+    the linked page (or this one) does not have; web addresses are not followed."""
+    broken = []
+    for number, line in enumerate(page.read_text().splitlines(), 1):
+        for target in LINK.findall(line):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, fragment = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.exists():
+                broken.append(f"{page.name}:{number}: {target}: no such file")
+            elif fragment and linked.suffix == ".md" and fragment not in anchors(linked):
+                broken.append(f"{page.name}:{number}: {target}: no such heading")
+    return broken
+
+
+def test_the_link_check_finds_broken_links(tmp_path: Path) -> None:
+    assert anchor("Players: `flipgames admin`") == "players-flipgames-admin"
+    assert anchor("More than one server process (PostgreSQL)") == (
+        "more-than-one-server-process-postgresql"
+    )
+    (tmp_path / "other.md").write_text("# Other page\n\n```\n# not a heading\n```\n")
+    probe = tmp_path / "probe.md"
+    probe.write_text(
+        "# Here\n\n[a](#here) [b](#not-here) [c](missing.md) [d](other.md#other-page)\n"
+        "[e](other.md#not-a-heading) [f](https://example.org/x.md#y)\n"
+    )
+    assert broken_links(probe) == [
+        "probe.md:3: #not-here: no such heading",
+        "probe.md:3: missing.md: no such file",
+        "probe.md:4: other.md#not-a-heading: no such heading",
+    ]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_every_link_to_a_page_or_heading_resolves(page: Path) -> None:
+    assert not broken_links(page)

@@ -1,6 +1,6 @@
 """Shared set-up for the server tests.
 
-The rate limits (see docs/web.md) are off here unless a test sets them: the tests play
+The rate limits (see docs/web-operations.md) are off here unless a test sets them: the tests play
 whole games in a few seconds from one address, far faster than people do.
 `test_protections.py` and `test_identity.py` test the limits with settings of their own.
 """

@@ -1,5 +1,5 @@
-"""``flipgames admin``: the operator's commands on the arcade's players (docs/web.md,
-"Operating the arcade").
+"""``flipgames admin``: the operator's commands on the arcade's players (docs/web-operations.md,
+"Operating on players").
 
 ``flipgames admin disable NAME``, ``flipgames admin enable NAME`` and ``flipgames admin
 remove-lines NAME`` act on the database ``serve`` would use: ``--db URL`` (or

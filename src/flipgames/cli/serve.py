@@ -4,10 +4,11 @@
 port, then prints the address to open (``--port 0``: a free port the system picks, which the
 printed address names). ``--proxy-headers`` (with ``--forwarded-allow-ips``) trusts a reverse
 proxy's ``X-Forwarded-For``; ``--allowed-origin`` (repeatable) lets another site's pages open
-the WebSocket (docs/web.md). ``--workers N`` runs N server processes on the port (PostgreSQL
-only: they share the database, and each match's updates reach every process's WebSockets).
-``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine protocol as
-an opponent named NAME (docs/web.md, "Outside engines"); web users only ever pick the name.
+the WebSocket (docs/web-operations.md). ``--workers N`` runs N server processes on the port
+(PostgreSQL only: they share the database, and each match's updates reach every process's
+WebSockets). ``--engine NAME=CMD`` (repeatable) offers an outside program speaking the engine
+protocol as an opponent named NAME (docs/web-operations.md, "Outside engines"); web users only
+ever pick the name.
 At start it runs ``flipgames warmup`` in the background (cli/warmup.py: kernels compiled,
 tables built, while the arcade answers) unless ``--no-warmup``.
 Without ``--db`` matches are kept in an SQLite file in the user's data folder

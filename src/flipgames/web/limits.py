@@ -10,7 +10,7 @@ turns a limit off.
 The client is the address the connection comes from. uvicorn would take it from an
 ``X-Forwarded-For`` header sent from a trusted address (by default 127.0.0.1), so any local
 client could pose as any number of others; ``flipgames serve`` trusts such headers only with
-``--proxy-headers`` (docs/web.md, "Rate limits").
+``--proxy-headers`` (docs/web-operations.md, "What the server protects").
 
 >>> now = [0.0]
 >>> limit = RateLimit(per_minute=60, burst=2, clock=lambda: now[0])

@@ -31,8 +31,8 @@ Service = Annotated[MatchService, Depends(_service)]
 
 def client_address(connection: HTTPConnection) -> str:
     """The address rate limits count against: the peer's (behind a reverse proxy every
-    client shares the proxy's unless ``serve --proxy-headers`` trusts it: docs/web.md, "Rate
-    limits")."""
+    client shares the proxy's unless ``serve --proxy-headers`` trusts it: docs/web-operations.md,
+    "What the server protects")."""
     return connection.client.host if connection.client else "unknown"
 
 
