@@ -72,6 +72,12 @@ def postgres_url() -> str:
     return f"{url}{separator}options={quote(f'-csearch_path={schema}')}"
 
 
+# The servers the tests start run no background warmup (flipgames serve's --no-warmup): each
+# would compile every level and build tables beside the tests. tests/cli/test_warmup.py turns
+# it back on for the test of that warmup.
+os.environ["FLIPGAMES_WARMUP"] = "0"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Solver caches go to a temporary folder, never the user's: one folder per run, shared

@@ -90,7 +90,8 @@ def _children(pid: int) -> dict[int, str]:
 def test_serve_warms_up_in_the_background_and_answers_meanwhile(tmp_path: Path) -> None:
     """The server starts ``flipgames warmup --background`` (a fresh cache: it has all the
     work to do) and answers its pages meanwhile; stopping the server ends it."""
-    env = {**os.environ, "FLIPGAMES_CACHE": str(tmp_path / "cache")}
+    # FLIPGAMES_WARMUP=1: the rest of the suite turns the warmup off (tests/conftest.py).
+    env = {**os.environ, "FLIPGAMES_CACHE": str(tmp_path / "cache"), "FLIPGAMES_WARMUP": "1"}
     database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
     command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--db", database]
     server, port = launch(command, tmp_path / "server.log", env)

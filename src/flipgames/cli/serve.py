@@ -103,8 +103,11 @@ def add_serve_command(subparsers: Any, port_type: Callable[[str], int] = int) ->
     parser.add_argument(
         "--no-warmup",
         action="store_true",
+        # The environment's FLIPGAMES_WARMUP=0 is the same (the test suite sets it: its many
+        # short-lived servers would each start one).
+        default=os.environ.get("FLIPGAMES_WARMUP") == "0",
         help="do not run flipgames warmup in the background at start (where it has been run "
-        "already, e.g. when the install was built)",
+        "already, e.g. when the install was built; FLIPGAMES_WARMUP=0 in the environment too)",
     )
     parser.add_argument(
         "--reports",
