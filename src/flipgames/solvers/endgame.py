@@ -107,26 +107,20 @@ def endgame_table(
 ) -> EndgameTable | None:
     """The endgame tables of ``game`` up to ``max_pieces`` pieces (default: the size its
     kernel recommends, what ``hard`` plays from), or None if the game has none."""
-    kernel = endgame_kernel(game)
-    if kernel is None:
-        return None
-    pieces = kernel.endgame_pieces if max_pieces is None else max_pieces
-    path = table_path(game, pieces)
-    memo_key = (game.name, str(path), pieces)
-    if memo_key not in _MEMO:
-        table = _load(kernel, path, pieces)
-        if table is None:
-            layers = kernel.build_endgame(pieces, progress)
-            _store(path, layers)
-            table = kernel.endgame_table(layers)
-        _MEMO[memo_key] = table
-    return _MEMO[memo_key]
+    return _tables(game, max_pieces, progress, build=True)
 
 
 def ready_endgame_table(game: Game, max_pieces: int | None = None) -> EndgameTable | None:
     """The tables :func:`endgame_table` would return where they are loaded or in the disk
     cache (loading them, a few hundredths of a second for *hard*'s), else None: never builds
     (a build takes seconds; ``flipgames warmup`` does it)."""
+    return _tables(game, max_pieces, silent, build=False)
+
+
+def _tables(
+    game: Game, max_pieces: int | None, progress: Progress, build: bool
+) -> EndgameTable | None:
+    """The tables from memory, else from the disk cache, else built (``build``) or None."""
     kernel = endgame_kernel(game)
     if kernel is None:
         return None
@@ -136,6 +130,10 @@ def ready_endgame_table(game: Game, max_pieces: int | None = None) -> EndgameTab
     if memo_key not in _MEMO:
         table = _load(kernel, path, pieces)
         if table is None:
-            return None
+            if not build:
+                return None
+            layers = kernel.build_endgame(pieces, progress)
+            _store(path, layers)
+            table = kernel.endgame_table(layers)
         _MEMO[memo_key] = table
     return _MEMO[memo_key]
