@@ -12,13 +12,12 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from servers import request_json
+from servers import needs_postgres, request_json
 from sqlalchemy import select
 
 from flipgames.lab.review import review_game
@@ -156,39 +155,41 @@ def test_a_new_revisions_review_replaces_the_older_one(database: str) -> None:
 # --- a real server: SIGTERM with a review being made ------------------------------------------
 
 
-@pytest.fixture
-def long_review(tmp_path: Path) -> Iterator[tuple[str, str, dict[str, str]]]:
-    """A finished 5-round Flip Switch match on a SQLite file, whose review is seconds of
-    engine search (an empty solver cache: no round is solved): the database, the match and
-    the server's environment."""
-    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+def long_review_on(database: str, tmp_path: Path) -> tuple[str, dict[str, str]]:
+    """A finished 5-round Flip Switch match on ``database``, whose review is seconds of
+    engine search (an empty solver cache: no round is solved): the match and the server's
+    environment."""
     with app_client(database) as client:
         match_id = finished_match(client, "flip-switch", seed=3, rounds=5)
         plies = client.get(f"/api/matches/{match_id}").json()["ply"]
     assert plies >= 100  # at tens of milliseconds a position: seconds of review
     cache = tmp_path / "empty-cache"
     cache.mkdir()
-    yield database, match_id, {**os.environ, "FLIPGAMES_CACHE": str(cache)}
+    return match_id, {**os.environ, "FLIPGAMES_CACHE": str(cache), "FLIPGAMES_AI_WORKERS": "1"}
+
+
+def review_running(port: int, match_id: str) -> None:
+    """Ask for the review until it has valued a few positions (its thread is busy), with
+    many left."""
+    path = f"/api/matches/{match_id}/review"
+    deadline = time.monotonic() + 60
+    while True:
+        status, answer = request_json(port, "GET", path)
+        assert status == 200 and answer["status"] == "running", answer
+        if answer["done"] >= 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert answer["done"] < answer["total"] - 20  # seconds of it left
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_serve_stops_at_once_with_a_review_being_made(
-    long_review: tuple[str, str, dict[str, str]], tmp_path: Path, stop: signal.Signals
-) -> None:
-    database, match_id, env = long_review
+def test_serve_stops_at_once_with_a_review_being_made(tmp_path: Path, stop: signal.Signals) -> None:
+    database = f"sqlite:///{tmp_path / 'arcade.sqlite'}"
+    match_id, env = long_review_on(database, tmp_path)
     command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--no-warmup"]
-    env["FLIPGAMES_AI_WORKERS"] = "1"
     server, port = launch([*command, "--db", database], tmp_path / "server.log", env)
     try:
-        path = f"/api/matches/{match_id}/review"
-        deadline = time.monotonic() + 60
-        while True:  # until the review has valued a few positions, so its thread is busy
-            status, answer = request_json(port, "GET", path)
-            assert status == 200 and answer["status"] == "running", answer
-            if answer["done"] >= 3 or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
-        assert answer["done"] < answer["total"] - 20  # seconds of it left
+        review_running(port, match_id)
         server.send_signal(stop)
         # Bounded: the review stops at its next position, not at its end seconds later.
         # (uvicorn re-raises SIGTERM once it has shut down; Ctrl-C ends serve with 0.)
@@ -200,6 +201,27 @@ def test_serve_stops_at_once_with_a_review_being_made(
     assert stored(database, match_id) == []  # dropped, not finished on the way out
     log = (tmp_path / "server.log").read_text()
     assert "Application shutdown complete" in log and "Traceback" not in log
+
+
+@needs_postgres
+def test_serve_with_workers_stops_at_once_with_a_review_being_made(
+    schema_url: str, tmp_path: Path
+) -> None:
+    match_id, env = long_review_on(schema_url, tmp_path)
+    command = [sys.executable, "-m", "flipgames", "serve", "--port", "0", "--no-warmup"]
+    log = tmp_path / "server.log"
+    server, port = launch([*command, "--db", schema_url, "--workers", "2"], log, env)
+    try:
+        review_running(port, match_id)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=10) in (0, -signal.SIGTERM)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert stored(schema_url, match_id) == []
+    text = log.read_text()
+    assert text.count("Application shutdown complete") == 2 and "Traceback" not in text
 
 
 def test_a_review_asked_for_while_the_server_stops_is_refused_in_words(tmp_path: Path) -> None:
