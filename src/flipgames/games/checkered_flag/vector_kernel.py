@@ -28,7 +28,6 @@ import numpy.typing as npt
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
 from flipgames.games.checkered_flag.kernel import advance, options, pack, unpack
 from flipgames.games.checkered_flag.notation import CHOOSE, OVER
-from flipgames.kernels.jit import jit
 from flipgames.kernels.sampling import weighted
 from flipgames.kernels.vector import (
     COUNT,
@@ -43,6 +42,7 @@ from flipgames.kernels.vector import (
     EnvBatch,
     Outputs,
     agent_may_play,
+    batch_jit,
     begin_episode,
     clear,
     draw,
@@ -71,14 +71,14 @@ CHANCE_SIDE = -1
 GEARS, PHASES = 6, 4
 
 
-@jit
+@batch_jit
 def _position(board: I64, e: int) -> tuple[int, int, int, int, int, int]:
     return (
         board[e, PHASE], board[e, MOVER], board[e, D0], board[e, D1], board[e, G0], board[e, G1]
     )  # fmt: skip
 
 
-@jit
+@batch_jit
 def _refresh(s: Arrays, e: int, weights: I64, tables: Tables) -> None:
     """``e``'s legal actions (chance outcomes and their weights at a chance node), the side
     to act and the status."""
@@ -95,7 +95,7 @@ def _refresh(s: Arrays, e: int, weights: I64, tables: Tables) -> None:
     meta[e, NMOVES] = options(key, tables[0], tables[1], moves[e], weights[e])
 
 
-@jit
+@batch_jit
 def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, goal: int) -> None:
     """Apply a legal ``action`` or chance outcome in ``e`` (a race never repeats a position
     that matters: it is capped by length instead)."""
@@ -108,7 +108,7 @@ def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, goal: in
     _refresh(s, e, weights, tables)
 
 
-@jit
+@batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64) -> None:
     """Chance outcomes and the opponent's random choices until the agent is to choose, the
     race is over or the cap is reached."""
@@ -128,7 +128,7 @@ def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params
         _play(s, e, action, weights, tables, params[GOAL])
 
 
-@jit
+@batch_jit
 def _begin(
     s: Arrays, out: Outputs, e: int, start: I64, weights: I64, tables: Tables, params: I64
 ) -> None:
@@ -136,13 +136,14 @@ def _begin(
     opponent until the agent is to choose."""
     board, meta, _, seen, _, rng = s
     begin_episode(meta, seen, rng, e, params[SEAT_MODE])
-    board[e, :] = start
+    for i in range(len(start)):  # not board[e, :] = start: that copy needs numba's NRT
+        board[e, i] = start[i]
     meta[e, COUNT] = 1
     _refresh(s, e, weights, tables)
     _reply(s, out, e, weights, tables, params)
 
 
-@jit
+@batch_jit
 def _observe(s: Arrays, out: Outputs, e: int, length: int, params: I64) -> None:
     """``e``'s observation vector from its agent's seat (the entries of :mod:`.tensor`) and
     its mask."""
@@ -165,7 +166,7 @@ def _observe(s: Arrays, out: Outputs, e: int, length: int, params: I64) -> None:
     write_mask(meta, moves, masks, e)
 
 
-@jit
+@batch_jit
 def _reset_all(
     s: Arrays, out: Outputs, start: I64, weights: I64, tables: Tables, params: I64
 ) -> None:
@@ -176,7 +177,7 @@ def _reset_all(
         _observe(s, out, e, length, params)
 
 
-@jit
+@batch_jit
 def _step_all(
     s: Arrays,
     out: Outputs,

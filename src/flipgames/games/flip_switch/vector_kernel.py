@@ -46,7 +46,6 @@ from flipgames.games.flip_switch.kernel import (
     pack,
     unpack,
 )
-from flipgames.kernels.jit import jit
 from flipgames.kernels.sampling import weighted
 from flipgames.kernels.vector import (
     COUNT,
@@ -61,6 +60,7 @@ from flipgames.kernels.vector import (
     EnvBatch,
     Outputs,
     agent_may_play,
+    batch_jit,
     begin_episode,
     clear,
     draw,
@@ -75,6 +75,9 @@ if TYPE_CHECKING:
 I64 = npt.NDArray[np.int64]
 #: The kernel's tables: the lines through each square and the orthogonal pairs.
 Tables = tuple[I64, I64]
+#: Scratch rows the batch functions unpack a position into (tiles, owners, and the kernel's
+#: scratch for a turn), allocated once per batch: a step allocates nothing.
+Work = tuple[I64, I64, I64]
 
 #: Board words per environment: the round's packed key (:mod:`.kernel`'s layout; once the
 #: match is over, the final board with no flip and no banned switch), rounds finished and
@@ -102,13 +105,12 @@ PLANES = PENDING + 5
 MAX_REPLIES = 5
 
 
-@jit
-def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64) -> None:
+@batch_jit
+def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work: Work) -> None:
     """``e``'s legal actions (the shape outcomes and their weights at a chance node), the
     side to act and the status."""
     board, meta, _, _, moves, _ = s
-    tiles = np.empty(SQUARES, np.int64)
-    owners = np.empty(SHAPES, np.int64)
+    tiles, owners = work[0], work[1]
     last, mover, flip = unpack(board[e, KEY], tiles, owners)
     if board[e, PLAYED] == params[ROUNDS]:
         wins0, wins1 = board[e, WINS0], board[e, WINS1]
@@ -129,7 +131,7 @@ def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64) -> No
         )
 
 
-@jit
+@batch_jit
 def _round_over(s: Arrays, e: int, over: int, final: int, params: I64) -> None:
     """Record a finished round; start the next one (its starter is player 1 in odd rounds,
     player 2 in even ones) or keep the final board on show when the match is over."""
@@ -146,13 +148,13 @@ def _round_over(s: Arrays, e: int, over: int, final: int, params: I64) -> None:
     meta[e, COUNT] = 1
 
 
-@jit
-def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, params: I64) -> None:
+@batch_jit
+def _play(
+    s: Arrays, e: int, action: int, weights: I64, tables: Tables, params: I64, work: Work
+) -> None:
     """Apply a legal ``action`` or chance outcome in ``e``, then the repetition rule."""
     board, meta, history = s[0], s[1], s[2]
-    tiles = np.empty(SQUARES, np.int64)
-    owners = np.empty(SHAPES, np.int64)
-    scratch = np.empty(MAX_ACTIONS, np.int64)
+    tiles, owners, scratch = work
     key = board[e, KEY]
     _, mover, flip = unpack(key, tiles, owners)
     after, flags = _step(
@@ -184,11 +186,14 @@ def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, params: 
         meta[e, SINCE] = meta[e, PLY]
         history[e, 0, 0] = after
         meta[e, COUNT] = 1
-    _refresh(s, e, weights, tables, params)
+    # Last: _refresh unpacks into the same work rows.
+    _refresh(s, e, weights, tables, params, work)
 
 
-@jit
-def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64) -> None:
+@batch_jit
+def _reply(
+    s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64, work: Work
+) -> None:
     """Chance outcomes and the opponent's random actions until the agent is to act, the
     match is over or the cap is reached."""
     meta, moves, rng = s[1], s[4], s[5]
@@ -204,11 +209,13 @@ def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params
         else:
             action = moves[e, draw(rng, e, meta[e, NMOVES])]
             record_reply(out, e, action, True)
-        _play(s, e, action, weights, tables, params)
+        _play(s, e, action, weights, tables, params, work)
 
 
-@jit
-def _begin(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64) -> None:
+@batch_jit
+def _begin(
+    s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64, work: Work
+) -> None:
     """A new match in ``e``: round 1 face down with player 1 to move, the agent's seat, then
     the opponent (and chance) until the agent is to act."""
     board, meta, history, seen, _, rng = s
@@ -216,19 +223,18 @@ def _begin(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params
     board[e, :] = 0
     history[e, 0, 0] = 0
     meta[e, COUNT] = 1
-    _refresh(s, e, weights, tables, params)
-    _reply(s, out, e, weights, tables, params)
+    _refresh(s, e, weights, tables, params, work)
+    _reply(s, out, e, weights, tables, params, work)
 
 
-@jit
-def _observe(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
+@batch_jit
+def _observe(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64, work: Work) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`, flat)
     and its mask."""
     board, meta, _, _, moves, _ = s
     observations, masks = out[0], out[1]
     seat = meta[e, SEAT]
-    tiles = np.empty(SQUARES, np.int64)
-    owners = np.empty(SHAPES, np.int64)
+    tiles, owners = work[0], work[1]
     last, _, flip = unpack(board[e, KEY], tiles, owners)
     observations[e, :] = 0.0
     for square in range(SQUARES):
@@ -253,33 +259,35 @@ def _observe(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> No
     write_mask(meta, moves, masks, e)
 
 
-@jit
-def _reset_all(s: Arrays, out: Outputs, weights: I64, tables: Tables, params: I64) -> None:
+@batch_jit
+def _reset_all(
+    s: Arrays, out: Outputs, weights: I64, tables: Tables, params: I64, work: Work
+) -> None:
     for e in range(len(s[0])):
         clear(out, e)
-        _begin(s, out, e, weights, tables, params)
-        _observe(s, out, e, tables, params)
+        _begin(s, out, e, weights, tables, params, work)
+        _observe(s, out, e, tables, params, work)
 
 
-@jit
+@batch_jit
 def _step_all(
-    s: Arrays, out: Outputs, actions: I64, weights: I64, tables: Tables, params: I64
+    s: Arrays, out: Outputs, actions: I64, weights: I64, tables: Tables, params: I64, work: Work
 ) -> None:
     meta = s[1]
     rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
     for e in range(len(actions)):
         clear(out, e)
         if meta[e, DONE]:  # next-step autoreset: the action is ignored
-            _begin(s, out, e, weights, tables, params)
+            _begin(s, out, e, weights, tables, params, work)
         elif not agent_may_play(meta, s[4], e, actions[e]):
             rewards[e] = -1.0
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
         else:
-            _play(s, e, actions[e], weights, tables, params)
-            _reply(s, out, e, weights, tables, params)
+            _play(s, e, actions[e], weights, tables, params, work)
+            _reply(s, out, e, weights, tables, params, work)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e, tables, params)
+        _observe(s, out, e, tables, params, work)
 
 
 class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
@@ -297,9 +305,16 @@ class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
         self.params = np.array(
             [kernel.rounds, int(kernel.passing), self.seat, max_plies], dtype=np.int64
         )
+        self.work: Work = (
+            np.zeros(SQUARES, dtype=np.int64),
+            np.zeros(SHAPES, dtype=np.int64),
+            np.zeros(MAX_ACTIONS, dtype=np.int64),
+        )
 
     def _reset_all(self) -> None:
-        _reset_all(self.arrays(), self.outputs(), self.weights, self.tables, self.params)
+        tables, params = self.tables, self.params
+        _reset_all(self.arrays(), self.outputs(), self.weights, tables, params, self.work)
 
     def _step_all(self, actions: I64) -> None:
-        _step_all(self.arrays(), self.outputs(), actions, self.weights, self.tables, self.params)
+        s, out, tables, params = self.arrays(), self.outputs(), self.tables, self.params
+        _step_all(s, out, actions, self.weights, tables, params, self.work)

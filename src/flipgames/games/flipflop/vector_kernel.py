@@ -27,7 +27,7 @@ import numpy.typing as npt
 from flipgames.core.kernel import ONGOING
 from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
 from flipgames.games.flipflop.tensor import PLANES
-from flipgames.kernels.jit import jit, occurrences
+from flipgames.kernels.jit import occurrences
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -41,6 +41,7 @@ from flipgames.kernels.vector import (
     EnvBatch,
     Outputs,
     agent_may_play,
+    batch_jit,
     begin_episode,
     clear,
     draw,
@@ -60,7 +61,7 @@ I64 = npt.NDArray[np.int64]
 GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES = range(7)
 
 
-@jit
+@batch_jit
 def _refresh(s: Arrays, e: int, rays: I64, lengths: I64, params: I64) -> None:
     """Generate ``e``'s legal actions and set its status."""
     board, meta, _, _, moves, _ = s
@@ -72,7 +73,7 @@ def _refresh(s: Arrays, e: int, rays: I64, lengths: I64, params: I64) -> None:
     meta[e, STATUS] = _status(meta[e, COUNT], n, meta[e, SIDE])
 
 
-@jit
+@batch_jit
 def _play(s: Arrays, e: int, action: int, rays: I64, lengths: I64, params: I64) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last capture)."""
@@ -92,7 +93,7 @@ def _play(s: Arrays, e: int, action: int, rays: I64, lengths: I64, params: I64) 
     _refresh(s, e, rays, lengths, params)
 
 
-@jit
+@batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
     meta, moves, rng = s[1], s[4], s[5]
@@ -102,7 +103,7 @@ def _reply(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64
         _play(s, e, action, rays, lengths, params)
 
 
-@jit
+@batch_jit
 def _begin(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64) -> None:
     """A new game in ``e``: the start position, the agent's seat, the opponent's first move
     when the agent plays second."""
@@ -116,7 +117,7 @@ def _begin(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64
     _reply(s, out, e, rays, lengths, params)
 
 
-@jit
+@batch_jit
 def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
     its mask."""
@@ -140,7 +141,7 @@ def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     write_mask(meta, moves, masks, e)
 
 
-@jit
+@batch_jit
 def _reset_all(s: Arrays, out: Outputs, rays: I64, lengths: I64, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
@@ -148,7 +149,7 @@ def _reset_all(s: Arrays, out: Outputs, rays: I64, lengths: I64, params: I64) ->
         _observe(s, out, e, params)
 
 
-@jit
+@batch_jit
 def _step_all(s: Arrays, out: Outputs, actions: I64, rays: I64, lengths: I64, params: I64) -> None:
     meta = s[1]
     rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]

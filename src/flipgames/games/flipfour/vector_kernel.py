@@ -29,7 +29,7 @@ from flipgames.games.flipfour.kernel import (
 )
 from flipgames.games.flipfour.notation import NUM_ACTIONS
 from flipgames.games.flipfour.tensor import PLANES
-from flipgames.kernels.jit import jit, occurrences
+from flipgames.kernels.jit import occurrences
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -43,6 +43,7 @@ from flipgames.kernels.vector import (
     EnvBatch,
     Outputs,
     agent_may_play,
+    batch_jit,
     begin_episode,
     clear,
     draw,
@@ -63,7 +64,7 @@ WHITE, BLACK, BISHOPS, HAND0, HAND1, FOUR = range(6)
 SEAT_MODE, MAX_PLIES = range(2)
 
 
-@jit
+@batch_jit
 def _refresh(s: Arrays, e: int, tables: Tables) -> None:
     """Generate ``e``'s legal actions and set its status (none once four are made)."""
     board, meta, _, _, moves, _ = s
@@ -79,7 +80,7 @@ def _refresh(s: Arrays, e: int, tables: Tables) -> None:
     meta[e, STATUS] = _status(board[e, FOUR] != 0, n, meta[e, COUNT], side)
 
 
-@jit
+@batch_jit
 def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last drop)."""
@@ -101,7 +102,7 @@ def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
     _refresh(s, e, tables)
 
 
-@jit
+@batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
     meta, moves, rng = s[1], s[4], s[5]
@@ -111,7 +112,7 @@ def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
         _play(s, e, action, tables)
 
 
-@jit
+@batch_jit
 def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
     """A new game in ``e``: the empty board, the agent's seat, the opponent's first action
     when the agent plays second."""
@@ -125,7 +126,7 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
     _reply(s, out, e, tables, params)
 
 
-@jit
+@batch_jit
 def _observe(s: Arrays, out: Outputs, e: int) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
     its mask."""
@@ -148,7 +149,7 @@ def _observe(s: Arrays, out: Outputs, e: int) -> None:
     write_mask(meta, moves, masks, e)
 
 
-@jit
+@batch_jit
 def _reset_all(s: Arrays, out: Outputs, tables: Tables, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
@@ -156,7 +157,7 @@ def _reset_all(s: Arrays, out: Outputs, tables: Tables, params: I64) -> None:
         _observe(s, out, e)
 
 
-@jit
+@batch_jit
 def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64) -> None:
     meta = s[1]
     rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]

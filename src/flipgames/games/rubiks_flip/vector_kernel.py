@@ -25,7 +25,6 @@ import numpy.typing as npt
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
 from flipgames.games.rubiks_flip.kernel import FULL, MAX_ACTIONS, NONE, generate, play, spread
 from flipgames.games.rubiks_flip.tensor import PLANES
-from flipgames.kernels.jit import jit
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -39,6 +38,7 @@ from flipgames.kernels.vector import (
     EnvBatch,
     Outputs,
     agent_may_play,
+    batch_jit,
     begin_episode,
     clear,
     draw,
@@ -63,7 +63,7 @@ FLAP, KING, MOVER_FIRST, SEAT_MODE, MAX_PLIES = range(5)
 TILES = 8
 
 
-@jit
+@batch_jit
 def _refresh(s: Arrays, e: int, params: I64) -> None:
     """Generate ``e``'s legal actions and set its side to move and status."""
     board, meta, _, _, moves, _ = s
@@ -83,7 +83,7 @@ def _refresh(s: Arrays, e: int, params: I64) -> None:
     meta[e, NMOVES] = n
 
 
-@jit
+@batch_jit
 def _popcount(x: int) -> int:
     count = 0
     while x:
@@ -92,7 +92,7 @@ def _popcount(x: int) -> int:
     return count
 
 
-@jit
+@batch_jit
 def _play(s: Arrays, e: int, action: int, params: I64) -> None:
     """Apply a legal ``action`` in ``e`` (every turn places a tile: nothing can repeat)."""
     board, meta = s[0], s[1]
@@ -108,7 +108,7 @@ def _play(s: Arrays, e: int, action: int, params: I64) -> None:
     _refresh(s, e, params)
 
 
-@jit
+@batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
     meta, moves, rng = s[1], s[4], s[5]
@@ -118,7 +118,7 @@ def _reply(s: Arrays, out: Outputs, e: int, params: I64) -> None:
         _play(s, e, action, params)
 
 
-@jit
+@batch_jit
 def _begin(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     """A new game in ``e``: the empty board, the agent's seat, the opponent's first turn when
     the agent plays second."""
@@ -131,7 +131,7 @@ def _begin(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     _reply(s, out, e, params)
 
 
-@jit
+@batch_jit
 def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
     its mask."""
@@ -154,7 +154,7 @@ def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     write_mask(meta, moves, masks, e)
 
 
-@jit
+@batch_jit
 def _reset_all(s: Arrays, out: Outputs, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
@@ -162,7 +162,7 @@ def _reset_all(s: Arrays, out: Outputs, params: I64) -> None:
         _observe(s, out, e, params)
 
 
-@jit
+@batch_jit
 def _step_all(s: Arrays, out: Outputs, actions: I64, params: I64) -> None:
     meta = s[1]
     rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
