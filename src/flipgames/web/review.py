@@ -24,7 +24,6 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -64,7 +63,7 @@ Key = tuple[str, int]
 @dataclass
 class Job:
     """One review being made or made: positions done of total, then the review or an error
-    (and when it failed, on the jobs' clock)."""
+    (and when it failed, by :func:`time.monotonic`)."""
 
     done: int = 0
     total: int = 0
@@ -143,16 +142,10 @@ class Reviews:
     position, and the thread is a daemon, so no review holds up the server's exit.
     """
 
-    def __init__(
-        self,
-        store: ReviewStore | None = None,
-        *,
-        retry_seconds: float = RETRY_SECONDS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, store: ReviewStore | None = None) -> None:
         self.store = store
-        self.retry_seconds = retry_seconds
-        self._clock = clock
+        #: How long a failure is the answer before the next request tries again.
+        self.retry_seconds = RETRY_SECONDS
         self._jobs: OrderedDict[Key, Job] = OrderedDict()
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[tuple[Key, Job, State, int] | None] = queue.SimpleQueue()
@@ -189,7 +182,7 @@ class Reviews:
         found = self._jobs.get(key)
         if found is None:
             return None
-        if found.error is not None and self._clock() - found.failed_at >= self.retry_seconds:
+        if found.error is not None and time.monotonic() - found.failed_at >= self.retry_seconds:
             return None
         self._jobs.move_to_end(key)
         return found
@@ -221,7 +214,7 @@ class Reviews:
             return
         except Exception as exc:  # the job's failure is its answer; the server goes on
             log.error("the review of match %s failed", key[0], exc_info=True)
-            job.failed_at = self._clock()
+            job.failed_at = time.monotonic()
             job.error = f"the review could not be made ({type(exc).__name__})"
             return
         job.review = made
