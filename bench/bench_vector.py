@@ -88,7 +88,10 @@ def main() -> None:
     columns = "".join(f"{f'{n} envs':>13}" for n in args.envs)
     print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps per CPU-second)")
     for game in args.games or batched_games():
-        make(game, 1).reset(seed=0)  # compile or load the batch before timing
+        # Compile (or load) the batch's reset and step before timing.
+        warm = make(game, 1)
+        warm.reset(seed=0)
+        warm.step(np.zeros(1, dtype=np.int64))
         line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
         for n in args.envs:
             line += f"{vector_rate(game, n, args.seconds):>13,.0f}"
