@@ -81,10 +81,11 @@ FILTER_WORDS = 16
 @jit
 def occurrences(history: I64, ply: int, since: int, seen: I64) -> int:
     """How often the position ``history[ply]`` has occurred since ply ``since`` (itself
-    included), marking it in the ``seen`` filter. Only every second ancestor can match: the
-    side to move is part of a position."""
+    included), marking it in the ``seen`` filter (:data:`FILTER_WORDS` words, or any power of
+    two: a longer filter lets fewer positions through to the comparison). Only every second
+    ancestor can match: the side to move is part of a position."""
     a, b, c = history[ply, 0], history[ply, 1], history[ply, 2]
-    bucket = ((a * 0x9E3779B1 + b * 0x85EBCA77 + c * 0xC2B2AE3D) >> 13) & 1023
+    bucket = ((a * 0x9E3779B1 + b * 0x85EBCA77 + c * 0xC2B2AE3D) >> 13) & (len(seen) * 64 - 1)
     word, bit = bucket >> 6, 1 << (bucket & 63)
     count = 1
     if seen[word] & bit:

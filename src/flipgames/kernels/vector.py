@@ -41,7 +41,7 @@ import numpy.typing as npt
 from numba import njit
 
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.kernels.jit import FILTER_WORDS, _splitmix64, jit
+from flipgames.kernels.jit import _splitmix64, jit
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -185,6 +185,14 @@ def draw(rng: U64, e: int, n: int) -> int:
     return int((high * np.uint64(n)) >> np.uint64(32))
 
 
+#: Words of each environment's filter of positions seen since the last irreversible action:
+#: 16,384 bits, where :func:`flipgames.kernels.jit.occurrences` keeps 1,024. A random FlipFour
+#: game goes thousands of plies without a drop or capture, which fills a 1,024-bit filter, and
+#: then every ply compared itself with every earlier position (60% of a step at 1,024 envs).
+#: :func:`~flipgames.kernels.jit.occurrences` sizes its filter by the row it is given.
+SEEN_WORDS = 256
+
+
 @batch_jit
 def write_mask(meta: I64, moves: I64, masks: npt.NDArray[np.int8], e: int) -> None:
     """``e``'s legal-action mask as the single-agent environment shows it: the legal actions
@@ -251,7 +259,7 @@ class EnvBatch(ABC, Generic[K]):
         self.board = np.zeros((n, words), dtype=np.int64)
         self.meta = np.zeros((n, META), dtype=np.int64)
         self.history = np.zeros((n, min(64, max_plies + 1), 3), dtype=np.int64)
-        self.seen = np.zeros((n, FILTER_WORDS), dtype=np.int64)
+        self.seen = np.zeros((n, SEEN_WORDS), dtype=np.int64)
         self.moves = np.zeros((n, max_moves), dtype=np.int64)
         self.rng = seed_batch(np.zeros(n, dtype=np.uint64))
         self.observations = np.zeros((n, planes), dtype=np.float32)
