@@ -5,10 +5,9 @@ pieces, Black's pieces, the pieces showing the bishop face (bit ``sq`` for squar
 ``a1 = 0``, rank-major), side ``0`` White, ``1`` Black. Where :mod:`.kernel` walks each
 piece's rays square by square, here a piece's sliding targets are one table lookup: only the
 occupancy of the squares along its rays short of the board's edge can block it (at most six
-squares on 5x5), and a multiplier found once per size (:func:`tables`) maps each such
-occupancy to one of 64 slots holding the attacked squares (empty squares up to and including
-the first occupied one along each ray). The ideas are those of the repository's C yardstick
-``bench/c/flipflop_bitboard.c``.
+squares on 5x5), and a multiplier found once per size maps each such occupancy to one of 64
+slots holding the attacked squares (:mod:`.attacks`). The ideas are those of the
+repository's C yardstick ``bench/c/flipflop_bitboard.c``.
 
 Move generation, apply, the terminal test, perft and random playouts are ``@njit`` functions;
 random playouts count each piece's targets, draw one index and walk to it, listing no moves.
@@ -32,15 +31,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from numba import types
+from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
+from flipgames.games.flipflop.attacks import SLOT_BITS, tables
 from flipgames.games.flipflop.geometry import Geometry
 from flipgames.games.flipflop.rules import FlipFlop, FlipFlopState
 from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
@@ -53,113 +54,28 @@ I64 = npt.NDArray[np.int64]
 
 #: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
 MAX_MOVES = 64
-#: Every lookup has 64 slots, indexed by the top six bits of ``occupancy * magic``.
-SLOT_BITS = 6
-_MASK64 = (1 << 64) - 1
 #: The index of a mask's lowest set bit: numba's intrinsic (LLVM's cttz, one instruction),
 #: typed for mypy.
 trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
 
 
-# --- tables (plain Python and numpy, once per size) ------------------------------------------
-
-
-def _ray_attacks(geometry: Geometry, sq: int, face: int, occupied: int) -> int:
-    """The squares a piece on ``sq`` showing ``face`` attacks: along each ray, empty squares
-    up to and including the first occupied one."""
-    attacked = 0
-    for d in range(4):
-        for k in range(int(geometry.lengths[sq, face, d])):
-            target = int(geometry.rays[sq, face, d, k])
-            attacked |= 1 << target
-            if occupied >> target & 1:
-                break
-    return attacked
-
-
-def _find_magic(
-    subsets: npt.NDArray[np.uint64], attacks: npt.NDArray[np.uint64], rng: np.random.Generator
-) -> int:
-    """A multiplier that sends every occupancy in ``subsets`` to a slot (top six bits of the
-    64-bit product) shared only with occupancies of the same attacks; tried in batches of
-    sparse random candidates (seeded, so the tables are the same in every process)."""
-    shift = np.uint64(64 - SLOT_BITS)
-    while True:
-        candidates = (
-            rng.integers(0, 2**64, size=2048, dtype=np.uint64, endpoint=False)
-            & rng.integers(0, 2**64, size=2048, dtype=np.uint64, endpoint=False)
-            & rng.integers(0, 2**64, size=2048, dtype=np.uint64, endpoint=False)
-        )
-        slots = (candidates[:, None] * subsets[None, :]) >> shift  # wraps modulo 2**64
-        # Sort by (slot, attacks): a good candidate has equal attacks wherever slots tie.
-        order = np.sort((slots << np.uint64(32)) | attacks[None, :], axis=1)
-        same_slot = (order[:, 1:] >> np.uint64(32)) == (order[:, :-1] >> np.uint64(32))
-        same_attack = order[:, 1:] == order[:, :-1]
-        good = np.flatnonzero(~np.any(same_slot & ~same_attack, axis=1))
-        if len(good):
-            return int(candidates[good[0]])
-
-
-@dataclass(frozen=True)
-class Tables:
-    """The lookups of one board size (what the compiled functions take)."""
-
-    #: ``masks[sq, face]``: the squares whose occupancy can block a piece there.
-    masks: I64
-    #: ``magics[sq, face]``: the multiplier, as a signed 64-bit int (the product wraps).
-    magics: I64
-    #: ``attacks[sq, face, slot]``: the attacked squares of each slot.
-    attacks: I64
-    #: Both goals as one mask, and each side's own goal as a mask.
-    goals: int
-    own_goal: I64
-
-
-@cache
-def tables(size: int) -> Tables:
-    """The lookups of a ``size`` x ``size`` board, built once per process (under 0.1 s)."""
-    geometry = Geometry.of(size)
-    area = geometry.area
-    masks = np.zeros((area, 2), dtype=np.int64)
-    magics = np.zeros((area, 2), dtype=np.int64)
-    attacks = np.zeros((area, 2, 1 << SLOT_BITS), dtype=np.int64)
-    rng = np.random.default_rng(size)
-    for sq in range(area):
-        for face in range(2):
-            mask = 0
-            for d in range(4):
-                # The last square of a ray blocks nothing: nothing lies beyond it.
-                for k in range(int(geometry.lengths[sq, face, d]) - 1):
-                    mask |= 1 << int(geometry.rays[sq, face, d, k])
-            subsets, subset = [], 0
-            while True:  # every subset of the mask, by the carry-rippler
-                subsets.append(subset)
-                subset = (subset - mask) & mask
-                if not subset:
-                    break
-            attacked = [_ray_attacks(geometry, sq, face, s) for s in subsets]
-            magic = _find_magic(
-                np.array(subsets, dtype=np.uint64), np.array(attacked, dtype=np.uint64), rng
-            )
-            for s, a in zip(subsets, attacked, strict=True):
-                attacks[sq, face, ((s * magic) & _MASK64) >> (64 - SLOT_BITS)] = a
-            masks[sq, face] = mask
-            magics[sq, face] = magic - (1 << 64) if magic >= 1 << 63 else magic
-    white_goal, black_goal = geometry.goals
-    own_goal = np.array([1 << white_goal, 1 << black_goal], dtype=np.int64)
-    return Tables(masks, magics, attacks, (1 << white_goal) | (1 << black_goal), own_goal)
-
-
 # --- compiled core ----------------------------------------------------------------------------
 
 
-@jit
-def _popcount(x: int) -> int:
-    """Set bits of a mask below 2**32."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+@intrinsic
+def _ctpop(typingctx: Any, src: Any) -> Any:
+    """LLVM's ctpop (the CPU's popcount instruction: numba compiles for the host CPU)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+#: The number of set bits of a mask, typed for mypy.
+_popcount = cast(Callable[[int], int], _ctpop)
 
 
 @jit
@@ -322,24 +238,42 @@ def _perft(
     magics: I64,
     attacks: I64,
 ) -> int:
-    """perft(depth >= 1), the last ply counted in bulk."""
+    """perft(depth >= 1), the last ply counted in bulk. Depth first over an explicit stack,
+    one row per ply (the position, the pieces still to move and the current piece's targets
+    still to try): a recursive call would pass every table again at each node."""
     if depth == 1:
         return _count(white, black, bishops, side, goals, own_goal, masks, magics, attacks)
-    mine, enemy = (white, black) if side == 0 else (black, white)
-    goal = own_goal[side]
-    total = 0
-    rest = mine
-    while rest:
-        sq = trailing_zeros(rest)
-        rest &= rest - 1
-        to = _targets(mine, enemy, bishops, sq, goal, goals, masks, magics, attacks)
-        while to:
-            action = sq * area + trailing_zeros(to)
-            to &= to - 1
-            w, b, bi, _ = _apply(white, black, bishops, side, action, area)
-            total += _perft(
-                w, b, bi, 1 - side, depth - 1, area, goals, own_goal, masks, magics, attacks
-            )
+    # Columns: white, black, bishops, pieces left, targets left, origin.
+    stack = np.zeros((depth, 6), dtype=np.int64)
+    stack[0, 0], stack[0, 1], stack[0, 2] = white, black, bishops
+    stack[0, 3] = white if side == 0 else black
+    level, total = 0, 0
+    while level >= 0:
+        row = stack[level]
+        mover = side ^ (level & 1)
+        w, b, bi = row[0], row[1], row[2]
+        mine, enemy = (w, b) if mover == 0 else (b, w)
+        if row[4] == 0:
+            if row[3] == 0:
+                level -= 1
+                continue
+            sq = trailing_zeros(row[3])
+            row[3] &= row[3] - 1
+            row[5] = sq
+            goal = own_goal[mover]
+            row[4] = _targets(mine, enemy, bi, sq, goal, goals, masks, magics, attacks)
+            continue
+        action = row[5] * area + trailing_zeros(row[4])
+        row[4] &= row[4] - 1
+        w, b, bi, _ = _apply(w, b, bi, mover, action, area)
+        if level == depth - 2:
+            total += _count(w, b, bi, mover ^ 1, goals, own_goal, masks, magics, attacks)
+        else:
+            level += 1
+            child = stack[level]
+            child[0], child[1], child[2] = w, b, bi
+            child[3] = b if mover == 0 else w
+            child[4] = 0
     return total
 
 
