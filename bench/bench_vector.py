@@ -2,8 +2,11 @@
 environments, against the single-agent Gymnasium env (reference engine, one Python step per
 environment).
 
-Run: ``.venv/bin/python bench/bench_vector.py [--seconds S] [--games NAME ...] [--envs N ...]``
-(the games by default: every game whose kernel has a compiled batch).
+Run: ``.venv/bin/python bench/bench_vector.py [--seconds S | --steps K] [--games NAME ...]
+[--envs N ...]`` (the games by default: every game whose kernel has a compiled batch).
+``--steps K`` times exactly K batch steps per size instead of S seconds of wall time: games
+such as FlipFour slow down as they grow longer, so a faster build timed for S seconds reaches
+later, slower plies than a slower one; K steps compare two builds on the same plies.
 An env step is one agent action plus the random opponent's reply, observation tensor and
 mask included (and, for the vectorised env, the copies of the batch it returns); only the CPU
 time inside ``step`` counts (the process's CPU clock, so other jobs on a shared machine count
@@ -35,14 +38,19 @@ def batched_games() -> list[str]:
     return [n for n in game_names() if getattr(make_game(n).kernel(), "vector", None)]
 
 
-def vector_rate(game: str, num_envs: int, seconds: float) -> float:
-    """Env steps per CPU-second of a batch of ``num_envs``."""
+def vector_rate(game: str, num_envs: int, seconds: float, batch_steps: int | None) -> float:
+    """Env steps per CPU-second of a batch of ``num_envs``, over ``seconds`` of wall time or
+    exactly ``batch_steps`` steps."""
     envs = make(game, num_envs, seed=1, seat=None)
     observations, _ = envs.reset()
     rng = np.random.default_rng(1)
     steps, inside = 0, 0.0
     started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    while (
+        steps < batch_steps * num_envs
+        if batch_steps is not None
+        else time.perf_counter() - started < seconds
+    ):
         # A uniformly random legal action per environment (action 0 once it is over: the
         # next step restarts it and ignores its action).
         mask = observations["action_mask"]
@@ -80,6 +88,9 @@ def main() -> None:
     parser.add_argument(
         "--games", nargs="*", help="default: every game whose kernel has a compiled batch"
     )
+    parser.add_argument(
+        "--steps", type=int, help="time this many batch steps per size instead of --seconds"
+    )
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 16, 256, 1024])
     args = parser.parse_args()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -94,7 +105,7 @@ def main() -> None:
         warm.step(np.zeros(1, dtype=np.int64))
         line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
         for n in args.envs:
-            line += f"{vector_rate(game, n, args.seconds):>13,.0f}"
+            line += f"{vector_rate(game, n, args.seconds, args.steps):>13,.0f}"
         print(line, flush=True)
 
 
