@@ -2,8 +2,9 @@
 
 The same rules as :mod:`.rules` over plain ``int64`` bitboards (bit ``sq`` for square ``sq``,
 ``a1 = 0``, rank-major, as there), compiled by numba: move generation walks each piece's four
-rays from tables built once per size; a random playout, a whole perft or a whole enumeration
-is one call into machine code, so Python runs once per batch, never once per ply.
+rays from tables built once per size; a whole enumeration is one call into machine code, so
+Python runs once per batch, never once per ply. Random playouts and perft run on the faster
+bitboard kernel with precomputed attacks (:mod:`.bitboard`), the same rules move for move.
 The tests in ``tests/kernels/`` check it against the reference engine ply by ply.
 
 A position is ``(white, black, bishops, side)`` as in the reference key
@@ -45,6 +46,7 @@ from flipgames.core.kernel import (
 )
 from flipgames.core.progress import Progress, silent
 from flipgames.games.flipflop.batch_graph import board_tables
+from flipgames.games.flipflop.bitboard import Bitboard
 from flipgames.games.flipflop.geometry import Geometry
 from flipgames.kernels.jit import (
     FILTER_WORDS,
@@ -53,7 +55,6 @@ from flipgames.kernels.jit import (
     jit,
     occurrences,
     seeded,
-    store_playout,
 )
 from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector, recorded_replay
 
@@ -205,78 +206,6 @@ def _play(
 
 
 @jit
-def _playouts(
-    n: int,
-    rng: npt.NDArray[np.uint64],
-    max_plies: int,
-    white: int,
-    black: int,
-    rays: I64,
-    lengths: I64,
-    goal0: int,
-    goal1: int,
-    area: int,
-    record: I64,
-) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], int]:
-    """``n`` random games; the actions of game ``g`` go to ``record[g]`` when it has rows."""
-    returns = np.zeros(n, dtype=np.int8)
-    plies = np.zeros(n, dtype=np.int32)
-    history = np.zeros((max_plies + 1, 3), dtype=np.int64)
-    seen = np.zeros(FILTER_WORDS, dtype=np.int64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    actions = np.full(max_plies + 1, -1, dtype=np.int64)
-    no_legal = np.zeros((0, MAX_MOVES + 1), dtype=np.int64)
-    capped = 0
-    for g in range(n):
-        actions[:] = -1
-        status, length = _play(
-            actions,
-            rng,
-            max_plies,
-            white,
-            black,
-            rays,
-            lengths,
-            goal0,
-            goal1,
-            area,
-            history,
-            seen,
-            moves,
-            no_legal,
-        )
-        capped += store_playout(returns, plies, record, actions, g, status, length)
-    return returns, plies, capped
-
-
-@jit
-def _perft(
-    white: int,
-    black: int,
-    bishops: int,
-    side: int,
-    depth: int,
-    rays: I64,
-    lengths: I64,
-    goal0: int,
-    goal1: int,
-    area: int,
-    buffers: I64,
-) -> int:
-    """perft(depth >= 1), counting the last ply in bulk; ``buffers[d]`` holds the moves at
-    remaining depth ``d``."""
-    moves = buffers[depth]
-    n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
-    if depth == 1:
-        return n
-    total = 0
-    for i in range(n):
-        w, b, bi, _ = _apply(white, black, bishops, side, moves[i], area)
-        total += _perft(w, b, bi, 1 - side, depth - 1, rays, lengths, goal0, goal1, area, buffers)
-    return total
-
-
-@jit
 def _canonical(key: int, area: int, mirror: I64, fold: bool) -> int:
     """``key``, or its left-right mirror image when that is smaller and ``fold`` is set
     (``mirror[board]``: every board's mirror image)."""
@@ -388,21 +317,15 @@ class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
     ) -> tuple[PlayoutBatch, I64]:
         """:meth:`playouts` (the same games for the same seed), plus the actions of the first
         ``record`` games (default all), one row each, padded with -1."""
-        if n < 0 or max_plies < 0:
-            raise ValueError(f"playouts need n >= 0 and max_plies >= 0, got {n}, {max_plies}")
-        rows = n if record is None else min(record, n)
-        actions = np.full((rows, max_plies + 1), -1, dtype=np.int64)
-        white, black = self.geometry.start
-        returns, plies, capped = _playouts(
-            n, seeded(seed), max_plies, white, black, *self._tables(), actions
-        )
-        return PlayoutBatch(returns, plies, int(capped)), actions
+        return Bitboard.of(self.geometry.size).traced_playouts(n, seed, max_plies, record)
 
     def replay(self, actions: list[int]) -> Replay:
-        """Play ``actions`` from the start through the same compiled loop as the playouts,
-        recording every position's legal actions and status (the differential tests' entry).
-        Stops where the game ends or at the first action the kernel finds illegal (then
-        fewer actions come back than were given)."""
+        """Play ``actions`` from the start through this module's compiled loop, recording
+        every position's legal actions and status (the differential tests' entry for
+        :func:`_generate`, which MCTS, alpha-beta, the vector env and the endgame tables
+        build on; playouts and perft run on :mod:`.bitboard`, tested on their own). Stops
+        where the game ends or at the first action the kernel finds illegal (then fewer
+        actions come back than were given)."""
         plies = len(actions)
         given = np.array([*actions, -1], dtype=np.int64)
         legal = np.zeros((plies + 1, MAX_MOVES + 1), dtype=np.int64)
@@ -424,15 +347,7 @@ class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
         self.check_state(state)
-        if depth < 0:
-            raise ValueError(f"perft depth must be at least 0, got {depth}")
-        if depth == 0:
-            return 1
-        buffers = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-        key = state.key()
-        assert isinstance(key, int)
-        white, black, bishops, side = self.unpack(key)
-        return int(_perft(white, black, bishops, side, depth, *self._tables(), buffers))
+        return Bitboard.of(self.geometry.size).perft(state, depth)
 
 
 class FlipFlop3x3Kernel(FlipFlopKernel):
