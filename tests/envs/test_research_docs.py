@@ -24,6 +24,8 @@ def test_the_page_has_an_example_per_api():
         "opponent=opponent",
         "sample_legal",
         "ground_truth",
+        'illegal="lose"',
+        "multiprocessing",
     )
     for api in apis:
         assert api in text, api
@@ -31,7 +33,9 @@ def test_the_page_has_an_example_per_api():
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))
 def test_example_runs(index, capsys):
-    namespace: dict[str, object] = {"__name__": f"research_example_{index}"}
+    # Run as a script is (an example guards its process pool with ``__name__``); the pool's
+    # spawned interpreters import pytest's main module, never this namespace.
+    namespace: dict[str, object] = {"__name__": "__main__"}
     exec(compile(EXAMPLES[index], f"{PAGE.name} example {index + 1}", "exec"), namespace)
     out = capsys.readouterr().out
     assert out.strip()
@@ -56,5 +60,14 @@ def test_example_runs(index, capsys):
         # FlipFlop 3x3 has no drawn position: every value is a win or a loss, with a best move.
         truth = namespace["truth"]
         assert set(truth.value.tolist()) <= {-1.0, 1.0} and truth.best.any(axis=1).all()  # type: ignore[attr-defined]
+    if "forfeit" in namespace:
+        # The illegal action lost White the game and won it for Black, flagged for White only.
+        assert namespace["forfeit"] == {"player_0": (-1.0, True), "player_1": (1.0, False)}
+    if "pooled" in namespace:
+        # Both workers loaded the pickled game and passed OpenSpiel's random simulation test
+        # (it raises on any failure); the pickled state came back with its history.
+        assert namespace["checks"] == [None, None] and namespace["pooled"] == [
+            namespace["state"].history()  # type: ignore[attr-defined]
+        ]
     if "engine" in namespace:
         assert out.startswith("bestmove ")
