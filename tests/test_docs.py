@@ -20,9 +20,12 @@ ISSUE = re.compile(r"\bthe issue\b|\bissues? \d+|\bissue's\b", re.IGNORECASE)
 #: A commit id: 7 to 40 hexadecimal digits in backticks, with at least one letter (so
 #: perft counts and other numbers are not taken for one).
 COMMIT = re.compile(r"`(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}`")
-#: A figure's provenance may name its commit: "Commit and date: `abc1234`, ..." or
-#: "commit `abc1234`, 2026-...", which is what one current-figures table per claim asks for.
-PROVENANCE = re.compile(r"[Cc]ommit(?: and date)?:? `[0-9a-f]{7,40}`")
+#: A figure's provenance may name its commit: "Commit and date: `abc1234`, ...", "commit
+#: `abc1234`, 2026-..." or a provenance table's row "| commit | `abc1234` |", which is what one
+#: current-figures table per claim asks for.
+PROVENANCE = re.compile(
+    r"[Cc]ommit(?: and date)?:? `[0-9a-f]{7,40}`|^\| commit \| `[0-9a-f]{7,40}`"
+)
 #: A path leaving the repository, or the files the rulings once lived in.
 OUTSIDE = re.compile(r"\.\./shared\b|\bRULINGS\.md\b|\bseeds/[\w-]+\.txt\b|/work/")
 
