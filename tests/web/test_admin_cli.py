@@ -14,14 +14,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import HERE, PASSWORD, account
 from sqlalchemy import select
 
 from flipgames.web.app import create_app
 from flipgames.web.db import chat_lines, make_engine
 from flipgames.web.settings import Settings
-
-HERE = {"origin": "http://testserver"}
-PASSWORD = "correct horse battery"
 
 
 def admin(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -47,13 +45,6 @@ def one_line_error(done: subprocess.CompletedProcess[str], code: int, *words: st
 def client(database: str) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(database_url=database))) as test_client:
         yield test_client
-
-
-def account(client: TestClient, name: str) -> dict[str, str]:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD}, headers=HERE)
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {answer.json()['token']}", **HERE}
 
 
 def chat_in_a_match(client: TestClient, who: dict[str, str], *texts: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import HERE, guest
 from servers import call, needs_postgres, serve
 from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import ClientConnection
@@ -23,23 +24,11 @@ from flipgames.web.community.chat import MAX_CHARS, RATE_LINES
 from flipgames.web.db import chat_lines, make_engine, players
 from flipgames.web.settings import Settings
 
-#: TestClient's requests come from http://testserver: the arcade's own pages' Origin.
-HERE = {"origin": "http://testserver"}
-
 
 @pytest.fixture
 def client(database: str) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(database_url=database))) as test_client:
         yield test_client
-
-
-def guest(client: TestClient, name: str) -> dict[str, str]:
-    """A new guest's headers (its bearer token; the cookie is dropped, so one client can
-    speak for several players)."""
-    answer = client.post("/api/players", json={"name": name}, headers=HERE)
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {answer.json()['token']}", **HERE}
 
 
 def online_match(client: TestClient, mode: str = "online") -> tuple[str, str, str]:

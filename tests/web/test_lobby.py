@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import HERE, account, guest
 from servers import needs_postgres, request_json, serve
 from sqlalchemy import insert, select
 from starlette.websockets import WebSocketDisconnect
@@ -26,10 +27,6 @@ from flipgames.web.community.pairing import pairing_range
 from flipgames.web.db import make_engine, ratings, seats
 from flipgames.web.settings import Settings
 
-#: TestClient's requests come from http://testserver: the arcade's own pages' Origin.
-HERE = {"origin": "http://testserver"}
-PASSWORD = "correct horse battery"
-
 
 @pytest.fixture
 def client(database: str) -> Iterator[TestClient]:
@@ -38,22 +35,6 @@ def client(database: str) -> Iterator[TestClient]:
     app = create_app(Settings(database_url=database, lobby_grace_seconds=3600))
     with TestClient(app) as test_client:
         yield test_client
-
-
-def guest(client: TestClient, name: str) -> dict[str, str]:
-    """A new guest's headers (its bearer token; the cookie the answer set is dropped, so one
-    client can speak for several players)."""
-    answer = client.post("/api/players", json={"name": name}, headers=HERE)
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {answer.json()['token']}", **HERE}
-
-
-def account(client: TestClient, name: str) -> dict[str, str]:
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD}, headers=HERE)
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {answer.json()['token']}", **HERE}
 
 
 def seek(client: TestClient, who: dict[str, str], **body: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from people import PASSWORD, account
 from sqlalchemy import select
 
 from flipgames.web.app import create_app
@@ -19,23 +20,12 @@ from flipgames.web.community.identity import DELETED_PLAYER
 from flipgames.web.db import players
 from flipgames.web.settings import Settings
 
-HERE = {"origin": "http://testserver"}
-PASSWORD = "correct horse battery"
-
 
 @pytest.fixture
 def client(database: str) -> Iterator[TestClient]:
     app = create_app(Settings(database_url=database, lobby_grace_seconds=3600))
     with TestClient(app) as test_client:
         yield test_client
-
-
-def account(client: TestClient, name: str) -> dict[str, str]:
-    """A new account's headers (its bearer token; the cookie the answer set is dropped)."""
-    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD}, headers=HERE)
-    assert answer.status_code == 201, answer.text
-    client.cookies.clear()
-    return {"authorization": f"Bearer {answer.json()['token']}", **HERE}
 
 
 def lobby_match(
