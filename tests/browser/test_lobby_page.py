@@ -1,8 +1,8 @@
-"""The lobby's "Play people" by mouse, in two browsers with accounts of their own (Hana and
-Kenji) and a visitor who is not signed in, all on one arcade (the tests run in this order): both
-press the same quick-pairing button and meet in one rated game, which the visitor finds in the
-live games and watches, and which is then aborted (no rating changes); Hana posts a rated
-FlipFlop 3x3 seek, Kenji sees it appear and takes it, they play it to the end by mouse and both
+"""The lobby's "Play people" by mouse, in two browsers with accounts of their own (Hana and Kenji)
+and a visitor who is not signed in, all on one arcade (the tests run in this order): both press
+the same quick-pairing button and meet in one rated game, which the visitor finds in the live
+games and watches, and which is then aborted (no rating changes); Hana posts a rated FlipFlop
+3x3 seek, Kenji sees it appear and takes it, they chat and play it to the end by mouse and both
 see the same ratings (winner 1662.3, loser 1337.7, RD 290.3) on the game page, in the API, on
 both profiles, in the lobby's "My games" (read from the server) and in the seek list; a
 withdrawn seek leaves the other's list; names carrying markup, shown in the seek list and the
@@ -185,6 +185,17 @@ def test_a_rated_seek_taken_and_played_to_the_end_by_mouse(
     assert seat_of(base, black.page) == 1
     names = {id(hana): "Hana", id(kenji): "Kenji"}
     winner, loser = names[id(white)], names[id(black)]
+    # They chat by mouse before they play: each line reaches the other's page.
+    for speaker, listener, text in ((hana, kenji, "Good luck!"), (kenji, hana, "You too.")):
+        speaker.page.wait_for_selector("#chat:not([hidden])")
+        speaker.page.click("#chat-input")
+        speaker.page.keyboard.type(text)
+        speaker.page.click("#chat-send")
+        listener.page.wait_for_function(
+            "text => [...document.querySelectorAll('#chat-lines .chat-text')]"
+            ".some(e => e.textContent === text)",
+            arg=text,
+        )
     for ply, (source, target) in enumerate(WHITE_WINS):
         move((white if ply % 2 == 0 else black).page, source, target)
     expected = [f"{winner} 1500 -> 1662? (+162)", f"{loser} 1500 -> 1338? (-162)"]
