@@ -1,6 +1,7 @@
 """Clocks and outside engines in the browser, by mouse: a clocked match created in the lobby
 and joined from the invite link, whose short clock runs out with both players watching; and
-an outside engine registered by the operator, chosen in the lobby and played against."""
+an outside engine registered by the operator, chosen in the lobby and played against; an
+engine whose answer carries markup forfeits, and its words show as text, running no script."""
 
 from __future__ import annotations
 
@@ -16,6 +17,22 @@ from pages import create, match, pass_the_turn_by_mouse, play_to_the_end
 from test_accessibility import AXE, serious_violations
 
 TOY = f"{sys.executable} -m flipgames engine --level easy --seed 2"
+
+#: Speaks the protocol for FlipFlop 3x3, then answers a move with markup (the usual payloads).
+MARKED = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "hello":
+        print("id name marked 1"); print("games flipflop-3x3"); print("hellook")
+    elif word == "isready":
+        print("readyok")
+    elif word == "go":
+        print('bestmove <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>')
+    elif word == "quit":
+        break
+    sys.stdout.flush()
+"""
 
 
 def test_a_short_clock_runs_out_and_both_players_see_the_loss_on_time(
@@ -95,7 +112,10 @@ def test_clocks_and_the_clock_choice_have_no_serious_accessibility_violations(
 def engine_arcade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """An arcade whose operator registered ``flipgames engine`` as the engine "toy"."""
     folder: Path = tmp_path_factory.mktemp("engines")
-    with running_arcade(folder, extra=["--engine", f"toy={TOY}"]) as base_url:
+    marked = folder / "marked.py"
+    marked.write_text(MARKED)
+    engines = ["--engine", f"toy={TOY}", "--engine", f"marked={sys.executable} {marked}"]
+    with running_arcade(folder, extra=engines) as base_url:
         yield base_url
 
 
@@ -116,3 +136,25 @@ def test_an_outside_engine_is_chosen_in_the_lobby_and_played_to_the_end(
     assert view["level"] == "engine:toy" and view["status"] == "finished"
     assert view["ending"] is None  # ended by the rules, the engine answering every time
     assert 1 in view["actors"]  # the engine moved
+
+
+def test_an_engines_markup_is_shown_as_text_and_runs_no_script(
+    page: Any, engine_arcade: str
+) -> None:
+    """The engine's answer reaches the page in the forfeit's words: as text, never as markup."""
+    page.goto(engine_arcade + "/")
+    page.click(".game-card[data-game='flipflop-3x3'] button.play")
+    page.check("input[name=mode][value=ai]")
+    page.select_option("#level", "engine:marked")
+    page.select_option("#seat", "0")
+    page.click("#start")
+    page.wait_for_selector(".board-svg")
+    match_id = page.url.split("/play/")[1].split("?")[0]
+    pass_the_turn_by_mouse(page, engine_arcade, match_id)
+    page.wait_for_selector("#result-detail")
+    page.wait_for_function("() => document.getElementById('result-detail').textContent !== ''")
+    detail = page.inner_text("#result-detail")
+    assert '<img src=x onerror="window.__xss=1">' in detail and "<script>" in detail
+    assert page.evaluate("() => window.__xss") is None
+    assert page.locator("#result-detail img, #result-detail script").count() == 0
+    assert match(engine_arcade, match_id)["ending"] == "forfeit"
