@@ -43,12 +43,12 @@ from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
 from flipgames.games.flipflop.attacks import SLOT_BITS, tables
 from flipgames.games.flipflop.geometry import Geometry
-from flipgames.games.flipflop.rules import FlipFlop, FlipFlopState
 from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
 from flipgames.kernels.parts import recorded_replay
 
 if TYPE_CHECKING:
     from flipgames.core.game import Game, State
+    from flipgames.games.flipflop.rules import FlipFlop, FlipFlopState
 
 I64 = npt.NDArray[np.int64]
 
@@ -420,6 +420,13 @@ def _playouts(
 # --- the Python face --------------------------------------------------------------------------
 
 
+def _is_flipflop(game: Game, size: int) -> bool:
+    """Whether ``game`` is this package's FlipFlop of ``size`` (by its class's module: the
+    helpers import the rules for typing only)."""
+    rules = f"{__package__}.rules"
+    return type(game).__module__ == rules and getattr(game, "size", None) == size
+
+
 class Bitboard:
     """FlipFlop of one size on bitboards: perft, random playouts and replays from the start,
     and conversion from and to the reference states. Build it with :meth:`of`."""
@@ -441,16 +448,17 @@ class Bitboard:
     def from_state(self, state: State) -> tuple[int, int, int, int]:
         """``(white, black, bishops, side)`` of a reference state of this size."""
         size = self.geometry.size
-        if not isinstance(state, FlipFlopState) or state.board.size != size:
+        if not _is_flipflop(state.game, size):
             raise ValueError(f"not a FlipFlop {size}x{size} state")
-        return state.white, state.black, state.bishops, state.side
+        flipflop = cast("FlipFlopState", state)
+        return flipflop.white, flipflop.black, flipflop.bishops, flipflop.side
 
     def to_state(self, game: Game, position: tuple[int, int, int, int]) -> State:
         """The reference state of ``position`` (no history: repetition counts start there)."""
         size = self.geometry.size
-        if not isinstance(game, FlipFlop) or game.size != size:
+        if not _is_flipflop(game, size):
             raise ValueError(f"{game.name} is not FlipFlop {size}x{size}")
-        return game.state_at(*position)
+        return cast("FlipFlop", game).state_at(*position)
 
     def legal_actions(self, position: tuple[int, int, int, int]) -> list[int]:
         """The legal action ids of ``position``, increasing (repetition ignored)."""
