@@ -151,9 +151,11 @@ def test_an_engines_markup_is_shown_as_text_and_runs_no_script(
     page.wait_for_selector(".board-svg")
     match_id = page.url.split("/play/")[1].split("?")[0]
     pass_the_turn_by_mouse(page, engine_arcade, match_id)
-    page.wait_for_selector("#result-detail")
-    page.wait_for_function("() => document.getElementById('result-detail').textContent !== ''")
-    detail = page.inner_text("#result-detail")
+    # The game-over card says why in words (the card may sit folded: its text is what counts).
+    page.wait_for_function(
+        "() => document.getElementById('result-detail').textContent.includes('forfeits')"
+    )
+    detail = page.text_content("#result-detail") or ""
     assert '<img src=x onerror="window.__xss=1">' in detail and "<script>" in detail
     assert page.evaluate("() => window.__xss") is None
     assert page.locator("#result-detail img, #result-detail script").count() == 0
