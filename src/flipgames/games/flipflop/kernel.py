@@ -37,16 +37,16 @@ import numpy.typing as npt
 from flipgames.core.game import TERMINAL
 from flipgames.core.kernel import (
     DRAWN,
-    FIRST_WINS,
     ONGOING,
-    SECOND_WINS,
     PlayoutBatch,
     PositionGraph,
     Replay,
 )
 from flipgames.core.progress import Progress, silent
 from flipgames.games.flipflop.batch_graph import board_tables
-from flipgames.games.flipflop.bitboard import Bitboard
+
+# One status rule for both boards: the bitboard's.
+from flipgames.games.flipflop.bitboard import Bitboard, _status
 from flipgames.games.flipflop.geometry import Geometry
 from flipgames.kernels.jit import (
     FILTER_WORDS,
@@ -140,17 +140,6 @@ def _apply(
     else:
         bishops = (bishops & ~moved) | target_bit
     return white, black, bishops, captured != 0
-
-
-@jit
-def _status(occurrences: int, moves: int, side: int) -> int:
-    """The status of a position on a line of play: the third occurrence draws (before
-    anything else, as in the reference), else no legal move loses for the side to move."""
-    if occurrences >= 3:
-        return DRAWN
-    if moves == 0:
-        return SECOND_WINS if side == 0 else FIRST_WINS
-    return ONGOING
 
 
 @jit

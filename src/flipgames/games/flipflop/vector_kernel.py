@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate, _status
+from flipgames.games.flipflop.bitboard import _status
+from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
 from flipgames.games.flipflop.tensor import PLANES
 from flipgames.kernels.jit import occurrences
 from flipgames.kernels.vector import (
