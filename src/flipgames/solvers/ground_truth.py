@@ -128,28 +128,22 @@ class SolutionOracle:
         if not state.is_terminal() and self.solution.node(state) is None:
             return None
         value = self.solution.value(state)
-        player = max(state.current_player, 0)
-        if state.current_player < 0:
-            return Answer(
-                player,
-                value.expected,
-                value.win,
-                value.draw,
-                value.loss,
-                value.remoteness,
-                state.legal_actions(),
-            )
-        scored = self.solution.action_values(state)
+        values: dict[int, Fraction] = {}
+        best: tuple[int, ...] = ()
+        if state.current_player >= 0:  # a chance node has no actions to value
+            scored = self.solution.action_values(state)
+            values = {action: v.expected for action, v in scored.items()}
+            best = tuple(self.solution.best_actions(state))
         return Answer(
-            player,
+            max(state.current_player, 0),
             value.expected,
             value.win,
             value.draw,
             value.loss,
             value.remoteness,
             state.legal_actions(),
-            {action: v.expected for action, v in scored.items()},
-            tuple(self.solution.best_actions(state)),
+            values,
+            best,
         )
 
 
