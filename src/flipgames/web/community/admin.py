@@ -9,8 +9,10 @@ name is then acted on (their lines stay theirs).
 
 - disable: the player can no longer sign in, play as a signed-in player or chat; their
   sessions end and their open seeks and quick-pairing places go (on PostgreSQL the running
-  servers are told, so the seeks leave every lobby page at once);
-- enable: they may sign in again;
+  servers are told, so the seeks leave every lobby page at once); the seat tokens of their
+  unfinished matches move, offer and chat no more (403 ``disabled``), and their opponents
+  may abort those matches at any ply (``views.can_abort``);
+- enable: they may sign in and use their seats again;
 - remove-lines: every chat line of theirs is marked removed: kept for the record, never sent
   again (on PostgreSQL the running servers send the open pages their rooms' lines again,
   without them; on SQLite a page open now keeps what it was sent until it is reloaded).
@@ -42,8 +44,9 @@ from flipgames.web.community.chat import remove_lines as remove_chat_lines
 from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
 from flipgames.web.community.lobby_schemas import Event, announcement
 from flipgames.web.community.names import name_key
-from flipgames.web.db import players, seeks, sessions
-from flipgames.web.fanout import scoped_channel
+from flipgames.web.db import matches, players, seats, seeks, sessions
+from flipgames.web.fanout import notify, scoped_channel
+from flipgames.web.matches.live import CHANNEL as MATCHES_CHANNEL
 
 #: The origin of the operator's announcements (a server process's is random hex).
 ORIGIN = "admin"
@@ -97,6 +100,7 @@ def disable(engine: Engine, name: str) -> str:
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": channel, "payload": note},
             )
+        refresh_matches(connection, ids)
         return (
             f"disabled {found[0].name}: {_plural(ended.rowcount, 'session')} ended, "
             f"{_plural(len(open_seeks), 'seek')} removed"
@@ -112,6 +116,7 @@ def enable(engine: Engine, name: str) -> str:
         found = find(connection, name)
         ids = [row.id for row in found]
         connection.execute(update(players).where(players.c.id.in_(ids)).values(disabled=False))
+        refresh_matches(connection, ids)
     return f"enabled {found[0].name}: they may sign in again"
 
 
@@ -125,6 +130,32 @@ def remove_lines(engine: Engine, name: str) -> str:
         for match_id in sorted(set(matches)) if channel else ():
             announce_history(connection, channel, ORIGIN, match_id)
     return f"removed {_plural(len(matches), 'chat line')} of {found[0].name}"
+
+
+def refresh_matches(connection: Connection, ids: list[str]) -> list[str]:
+    """Move on the revisions of the unfinished matches whose seats ``ids`` hold: whether
+    their player is disabled decides what their seat tokens may do (``views.viewer``), so
+    every server process loads them again instead of serving its live copy; on PostgreSQL
+    the change is announced as a move's is, and their open pages are sent the match again.
+    The matches changed."""
+    seated = select(seats.c.match_id).where(seats.c.player_id.in_(ids))
+    live = connection.execute(
+        select(matches.c.id).where(
+            matches.c.id.in_(seated),
+            matches.c.ending.is_(None),
+            matches.c.ending_result.is_(None),
+        )
+    )
+    found = sorted(row.id for row in live)
+    connection.execute(
+        update(matches)
+        .where(matches.c.id.in_(found))
+        .values(revision=matches.c.revision + 1, ai_claim_revision=None)
+    )
+    if connection.dialect.name == "postgresql":
+        for match_id in found:
+            notify(connection, MATCHES_CHANNEL, f"{ORIGIN}:{match_id}")
+    return found
 
 
 def _announces(engine: Engine) -> bool:

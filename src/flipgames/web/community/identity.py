@@ -132,7 +132,7 @@ def wrong_password() -> ApiError:
 
 
 def disabled() -> ApiError:
-    return ApiError(403, "disabled", "this player has been disabled by the arcade's operator")
+    return ApiError(403, "disabled", "this account is disabled by the arcade's operator")
 
 
 class Identity:

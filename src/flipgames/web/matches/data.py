@@ -57,11 +57,13 @@ class Match:
 
 @dataclass(frozen=True)
 class SeatPlayer:
-    """The player holding a seat (a guest or an account): its id and the name views show
-    ("deleted player" for a deleted account)."""
+    """The player holding a seat (a guest or an account): its id, the name views show
+    ("deleted player" for a deleted account), and whether the operator disabled it (then
+    the seat's token acts no more: ``views.viewer``)."""
 
     id: str
     name: str
+    disabled: bool = False
 
 
 @dataclass(frozen=True)

@@ -271,10 +271,16 @@ def _read_stored(connection: Connection, match_id: str, cached: Loaded | None) -
 
 
 def _seats(connection: Connection, match_id: str) -> list[Any]:
-    """The match's seats: token hash, player id, name and whether it is a deleted account."""
+    """The match's seats: token hash, player id, name and whether it is a deleted or a
+    disabled player."""
     query = (
         select(
-            seats.c.seat, seats.c.token_hash, seats.c.player_id, players.c.name, players.c.deleted
+            seats.c.seat,
+            seats.c.token_hash,
+            seats.c.player_id,
+            players.c.name,
+            players.c.deleted,
+            players.c.disabled,
         )
         .outerjoin(players, players.c.id == seats.c.player_id)
         .where(seats.c.match_id == match_id)
@@ -284,7 +290,7 @@ def _seats(connection: Connection, match_id: str) -> list[Any]:
 
 def _holders(seated: list[Any]) -> dict[int, SeatPlayer]:
     return {
-        row.seat: SeatPlayer(row.player_id, shown_name(row.name, row.deleted))
+        row.seat: SeatPlayer(row.player_id, shown_name(row.name, row.deleted), bool(row.disabled))
         for row in seated
         if row.player_id is not None
     }

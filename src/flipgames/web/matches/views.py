@@ -16,6 +16,7 @@ from flipgames.core.manifest import manifest_of
 from flipgames.core.record import make_record
 from flipgames.web import clocks, schemas
 from flipgames.web.ai import Solutions
+from flipgames.web.community.identity import disabled
 from flipgames.web.errors import ApiError, bad_token, unavailable
 from flipgames.web.matches.data import (
     SPECTATOR,
@@ -33,7 +34,10 @@ from flipgames.web.matches.data import (
 def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> Viewer:
     """The seats ``token`` controls (empty for a spectator: no token).
 
-    A token that is given but wrong is refused, as is a missing one when ``required``.
+    A token that is given but wrong is refused, as is a missing one when ``required``. With
+    ``required`` (the token is about to act: a move, an offer, a hint) a seat held by a
+    player the operator disabled is refused too (403 ``disabled``), whatever session comes
+    with it: the link is theirs.
     """
     if not token:
         if required:
@@ -47,7 +51,14 @@ def viewer(loaded: Loaded, token: str | None, *, required: bool = False) -> View
     ]
     if not matched:
         raise bad_token("the token is not a seat of this match")
+    if required and any(_disabled(loaded, seat) for seat in matched):
+        raise disabled()
     return frozenset(matched)
+
+
+def _disabled(loaded: Loaded, seat: int) -> bool:
+    holder = loaded.players.get(seat)
+    return holder is not None and holder.disabled
 
 
 def view(loaded: Loaded, seats: Viewer) -> schemas.View:
@@ -118,11 +129,17 @@ def view(loaded: Loaded, seats: Viewer) -> schemas.View:
 
 
 def can_abort(loaded: Loaded) -> bool:
-    """An online match in play that not both players have moved in yet."""
+    """An online match in play that not both players have moved in yet, or at any ply one
+    whose seat is held by a player the operator disabled: that player can move no more, so
+    the other may end it with no result (on a clock they may also wait to win on time;
+    with none, the match would wait for ever)."""
     return (
         loaded.match.mode == "online"
         and not loaded.over
-        and not {0, 1} <= set(loaded.record.actors)
+        and (
+            not {0, 1} <= set(loaded.record.actors)
+            or any(_disabled(loaded, seat) for seat in loaded.players)
+        )
     )
 
 
