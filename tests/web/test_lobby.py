@@ -180,6 +180,35 @@ def test_of_threads_racing_to_accept_one_seek_exactly_one_wins(client: TestClien
     assert lobby.open_seeks() == []
 
 
+def test_the_lobby_hears_a_seek_is_gone_before_the_acceptors_match_is_built(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Loading and viewing the new match is the slow part of an acceptance: every lobby page
+    # is told first, so a taken seek leaves the list as soon as the claim is committed.
+    app = client.app
+    lobby, hub = app.state.lobby, app.state.lobby_hub  # type: ignore[attr-defined]
+    ada, bob = guest(client, "Ada"), guest(client, "Bob")
+    seek_id = seek(client, ada).json()["id"]
+    order: list[str] = []
+    publish, created = hub.publish, lobby.created
+
+    async def publishing(events: Any) -> None:
+        events = list(events)
+        order.extend(f"published {e.kind}" for e in events)
+        await publish(events)
+
+    def building(accepted: Any) -> Any:
+        order.append("built")
+        return created(accepted)
+
+    monkeypatch.setattr(hub, "publish", publishing)
+    monkeypatch.setattr(lobby, "created", building)
+    response = client.post(f"/api/seeks/{seek_id}/accept", headers=bob)
+    assert response.status_code == 201, response.text
+    assert order == ["published gone", "published accepted", "built"]
+    assert response.json()["match"]["mode"] == "online"
+
+
 # --- the lobby socket --------------------------------------------------------------------------
 
 

@@ -87,19 +87,14 @@ Kind = Literal["seek", "pool"]
 
 @dataclass(frozen=True)
 class Accepted:
-    """A seek accepted: the new match, the acceptor's seat and token, its view."""
+    """A seek accepted and committed: the new match, the acceptor's seat and token, the
+    seeker's name and the lobby's events (:meth:`Lobby.created` builds the match's view)."""
 
-    created: CreatedMatch
+    match_id: str
+    seat: int
+    token: str
     seeker: str
     events: tuple[Event, ...]
-
-    @property
-    def match_id(self) -> str:
-        return self.created.match_id
-
-    @property
-    def seat(self) -> int:
-        return self.created.seat
 
 
 @dataclass(frozen=True)
@@ -278,9 +273,16 @@ class Lobby:
         match = self._match(row)
         claims = {seek_id: row.player_id}
         self._tx.run(lambda c: self._write_match(c, match, row, ids, hashes, claims))
-        created = self._created(match.id, 1 - seeker_seat, token)
         events = (Event("gone", seek_id), Event("accepted", seek_id, row.player_id, match.id))
-        return Accepted(created, row.player_name, events)
+        return Accepted(match.id, 1 - seeker_seat, token, row.player_name, events)
+
+    def created(self, accepted: Accepted) -> CreatedMatch:
+        """The accepted match loaded (its first chance outcomes drawn, if any) and its view
+        for the acceptor. Apart from :meth:`accept` so that the route can tell the lobby the
+        seek is gone first: loading and viewing a match is the slow part of an acceptance."""
+        loaded = self.service.load(accepted.match_id)
+        view = self.service.view(loaded, self.service.viewer(loaded, accepted.token))
+        return CreatedMatch(accepted.match_id, accepted.seat, accepted.token, None, view)
 
     def seeker_token(self, player: Player, session_id: str, seek_id: str) -> SeekerSeat:
         """The seeker's view of its seek (or pool entry): no match yet, or the match with the
@@ -459,11 +461,6 @@ class Lobby:
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": self.channel, "payload": announcement(self.service.origin, event)},
             )
-
-    def _created(self, match_id: str, seat: int, token: str) -> CreatedMatch:
-        loaded = self.service.load(match_id)  # draws its first chance outcomes, if any
-        view = self.service.view(loaded, self.service.viewer(loaded, token))
-        return CreatedMatch(match_id, seat, token, None, view)
 
     def _view(self, row: Any) -> SeekView:
         game = make_game(row.game, json.loads(row.options))

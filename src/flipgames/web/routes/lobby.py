@@ -102,9 +102,11 @@ async def cancel_seek(seek_id: str, session: SignedIn, request: Request) -> None
 async def accept_seek(seek_id: str, session: SignedIn, request: Request) -> schemas.AcceptedMatch:
     """Take a seek: the new match with your seat and token. Of several players taking one
     seek, one gets it; the others get 409 ``seek_taken``."""
-    accepted = await run_in_threadpool(_lobby(request).accept, session.player, seek_id)
+    lobby = _lobby(request)
+    accepted = await run_in_threadpool(lobby.accept, session.player, seek_id)
+    # Every lobby page hears the seek is gone before the acceptor's view is built.
     await _hub(request).publish(accepted.events)
-    created = accepted.created
+    created = await run_in_threadpool(lobby.created, accepted)
     return schemas.AcceptedMatch(
         id=created.match_id,
         seat=created.seat,
