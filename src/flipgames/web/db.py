@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -453,6 +454,16 @@ def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
         finally:
             raw.close()
     return engine
+
+
+def aware(moment: datetime) -> datetime:
+    """A time read from the database, in UTC: SQLite hands back the naive UTC time it was
+    given, PostgreSQL an aware one.
+
+    >>> aware(datetime(2026, 12, 3, 10, 0)).isoformat()
+    '2026-12-03T10:00:00+00:00'
+    """
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 T = TypeVar("T")

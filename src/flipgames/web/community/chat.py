@@ -39,7 +39,7 @@ from sqlalchemy import Connection, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.web.community.identity import Session, disabled, shown_name
-from flipgames.web.db import Transactions, chat_lines, players
+from flipgames.web.db import Transactions, aware, chat_lines, players
 from flipgames.web.errors import ApiError
 
 #: The PostgreSQL channel new lines are announced on (payload ``origin:match_id/number``;
@@ -169,11 +169,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back the naive UTC time it was given; PostgreSQL an aware one.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _line(row: Any) -> ChatLine:
     return ChatLine(
         number=row.number,
@@ -182,7 +177,7 @@ def _line(row: Any) -> ChatLine:
         # A seat's line may have no player (its token was used with no session).
         name=None if row.name is None else shown_name(row.name, bool(row.deleted)),
         text=row.text,
-        at=_aware(row.at).isoformat(timespec="seconds"),
+        at=aware(row.at).isoformat(timespec="seconds"),
     )
 
 
@@ -310,7 +305,7 @@ def _check_rate(connection: Connection, match_id: str, who: Writer, now: datetim
     )
     if len(recent) < RATE_LINES:
         return
-    wait = _aware(recent[-RATE_LINES]) + timedelta(seconds=RATE_SECONDS) - now
+    wait = aware(recent[-RATE_LINES]) + timedelta(seconds=RATE_SECONDS) - now
     seconds = max(1, round(wait.total_seconds() + 0.5))
     raise ApiError(
         429,

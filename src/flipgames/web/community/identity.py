@@ -55,7 +55,7 @@ from flipgames.web.community.passwords import (
     needs_rehash,
     verify_password,
 )
-from flipgames.web.db import Transactions, matches, players, seats, seeks, sessions
+from flipgames.web.db import Transactions, aware, matches, players, seats, seeks, sessions
 from flipgames.web.errors import ApiError
 
 #: The session cookie's name.
@@ -112,11 +112,6 @@ def shown_name(name: str, deleted: bool) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back the naive UTC time it was given; PostgreSQL an aware one.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _player(row: Any) -> Player:
@@ -232,7 +227,7 @@ class Identity:
         if row is None:
             return None
         now = _now()
-        since, seen = _aware(row.since), _aware(row.seen_at)
+        since, seen = aware(row.since), aware(row.seen_at)
         if now - since > timedelta(days=SESSION_DAYS) or now - seen > timedelta(days=IDLE_DAYS):
             self._tx.run(lambda c: _end_session(c, digest, row.id))
             return None

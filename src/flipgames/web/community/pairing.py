@@ -9,10 +9,11 @@ rating."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from flipgames.web.community.glicko2 import START_RATING
+from flipgames.web.db import aware
 
 #: The rating range a player accepts, widened with waiting time.
 RANGE_START = 100
@@ -44,15 +45,10 @@ def fits(first: Any, second: Any, now: datetime) -> bool:
         return False
     gap = abs(_rating(first) - _rating(second))
     ranges = [
-        pairing_range((now - _aware(entry.created_at)).total_seconds()) for entry in (first, second)
+        pairing_range((now - aware(entry.created_at)).total_seconds()) for entry in (first, second)
     ]
     return gap <= min(ranges)
 
 
 def _rating(row: Any) -> float:
     return START_RATING if row.rating is None else float(row.rating)
-
-
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back the naive UTC time it was given; PostgreSQL an aware one.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
