@@ -277,7 +277,9 @@ def main() -> None:
     kind = "PostgreSQL" if (args.database or "").startswith("postgres") else "SQLite"
     with (
         fresh_schema(args.database or "") as database,
-        served(database or None, args.workers) as (port, server),
+        # No background warmup: it compiles the engines and builds their tables once after
+        # an install (``flipgames warmup``), CPU that is not the lobby's.
+        served(database or None, args.workers, {"FLIPGAMES_WARMUP": "0"}) as (port, server),
     ):
         print(f"flipgames lobby load, {machine()}")
         print(f"server: {args.workers} process(es) on {kind}")
