@@ -79,6 +79,16 @@ _popcount = cast(Callable[[int], int], _ctpop)
 
 
 @jit
+def _reach(occupied: int, bishops: int, sq: int, masks: I64, magics: I64, attacks: I64) -> int:
+    """The squares the piece on ``sq`` attacks: along each of its rays, the empty squares up
+    to and including the first occupied one."""
+    face = (bishops >> sq) & 1
+    slot = (((occupied & masks[sq, face]) * magics[sq, face]) >> (64 - SLOT_BITS)) & 63
+    reach: int = attacks[sq, face, slot]
+    return reach
+
+
+@jit
 def _targets(
     mine: int,
     enemy: int,
@@ -92,10 +102,8 @@ def _targets(
 ) -> int:
     """The target squares of the piece on ``sq`` of the side to move (``goal``: its own
     goal's mask): empty squares, or an enemy piece on either goal; in check only the goal."""
-    face = (bishops >> sq) & 1
     occupied = mine | enemy
-    slot = (((occupied & masks[sq, face]) * magics[sq, face]) >> (64 - SLOT_BITS)) & 63
-    reach: int = attacks[sq, face, slot]
+    reach = _reach(occupied, bishops, sq, masks, magics, attacks)
     if enemy & goal:
         return reach & goal
     return (reach & ~occupied) | (reach & enemy & goals)
@@ -441,7 +449,9 @@ class Bitboard:
         """The bitboard of a ``size`` x ``size`` game, built once per process."""
         return cls(size)
 
-    def _args(self) -> tuple[int, int, I64, I64, I64, I64]:
+    def args(self) -> tuple[int, int, I64, I64, I64, I64]:
+        """What the compiled functions take after the position: area, both goals' mask, each
+        side's own goal's mask, and the attack lookups' masks, multipliers and attacks."""
         t = self.tables
         return self.geometry.area, t.goals, t.own_goal, t.masks, t.magics, t.attacks
 
@@ -464,7 +474,7 @@ class Bitboard:
         """The legal action ids of ``position``, increasing (repetition ignored)."""
         white, black, bishops, side = position
         out = np.zeros(MAX_MOVES, dtype=np.int64)
-        n = _generate(white, black, bishops, side, *self._args(), out)
+        n = _generate(white, black, bishops, side, *self.args(), out)
         return [int(a) for a in out[:n]]
 
     def apply(self, position: tuple[int, int, int, int], action: int) -> tuple[int, int, int, int]:
@@ -482,7 +492,7 @@ class Bitboard:
         if depth == 0:
             return 1
         white, black, bishops, side = self.from_state(state)
-        return int(_perft(white, black, bishops, side, depth, *self._args()))
+        return int(_perft(white, black, bishops, side, depth, *self.args()))
 
     def traced_playouts(
         self, n: int, seed: int, max_plies: int = 200, record: int | None = None
@@ -495,7 +505,7 @@ class Bitboard:
         actions = np.full((rows, max_plies + 1), -1, dtype=np.int64)
         white, black = self.geometry.start
         returns, plies, capped = _playouts(
-            n, seeded(seed), max_plies, white, black, *self._args(), actions
+            n, seeded(seed), max_plies, white, black, *self.args(), actions
         )
         return PlayoutBatch(returns, plies, int(capped)), actions
 
@@ -512,7 +522,7 @@ class Bitboard:
             plies,
             white,
             black,
-            *self._args(),
+            *self.args(),
             np.zeros((plies + 1, 3), dtype=np.int64),
             np.zeros(FILTER_WORDS, dtype=np.int64),
             np.zeros(MAX_MOVES + 64, dtype=np.int64),

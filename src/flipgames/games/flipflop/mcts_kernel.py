@@ -1,11 +1,13 @@
 """FlipFlop's compiled MCTS (both sizes): the reference MCTS's algorithm over the kernel.
 
 Iterations run in machine code over :mod:`flipgames.kernels.mcts`'s tree, with
-:mod:`.kernel`'s move generator and apply; a rollout that reaches its ply limit is scored by
-:mod:`.search_kernel`'s port of :mod:`.heuristics` (``tanh`` of its value, as
-``State.evaluate``). Repetition follows the rules: the third occurrence of a position since
-the last capture draws, counted over the game's positions before the root, the tree path and
-the rollout.
+:mod:`.bitboard`'s move generator, apply and random move (a rollout draws each move without
+listing the moves, the same one it would draw from the sorted list; node edges hold the
+legal actions in increasing id, as ``State.legal_actions``); a rollout that reaches its ply
+limit is scored by :mod:`.search_kernel`'s port of :mod:`.heuristics` (``tanh`` of its
+value, as ``State.evaluate``). Repetition follows the rules: the third occurrence of a
+position since the last capture draws, counted over the game's positions before the root, the
+tree path and the rollout.
 
 >>> import random
 >>> from flipgames import make
@@ -24,10 +26,16 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.bitboard import _status
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.games.flipflop.bitboard import (
+    MAX_MOVES,
+    Bitboard,
+    _apply,
+    _generate,
+    _random_move,
+    _status,
+)
 from flipgames.games.flipflop.search_kernel import evaluate
-from flipgames.kernels.jit import below, jit, occurrences
+from flipgames.kernels.jit import jit, occurrences
 from flipgames.kernels.mcts import (
     KernelMCTS,
     TreeArrays,
@@ -52,20 +60,28 @@ I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 F64 = npt.NDArray[np.float64]
 Geometry = tuple[I64, I64, int, int, int]
+#: The bitboard's tables (:meth:`.Bitboard.args`): area, goals, own goals, masks, magics,
+#: attacks.
+Tables = tuple[int, int, I64, I64, I64, I64]
 
 
 @jit
 def _rollout(
     white: int, black: int, bishops: int, side: int, index: int, since: int,
-    history: I64, seen: I64, moves: I64, rng: U64, limit: int, geometry: Geometry,
+    history: I64, seen: I64, scratch: I64, rng: U64, limit: int, geometry: Geometry,
+    tables: Tables,
 ) -> float:  # fmt: skip
     """The first player's return of a uniformly random game from a live position (the line's
     ``history[index]``, repetition counted since ``since``, ``seen`` holding that stretch),
-    cut after ``limit`` plies and then estimated."""
-    rays, lengths, goal0, goal1, area = geometry
-    n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+    cut after ``limit`` plies and then estimated (``scratch``: room for two entries per
+    piece)."""
+    area, goals, own_goal, masks, magics, attacks = tables
+    origins, reach = scratch[:32], scratch[32:64]
+    action = _random_move(
+        white, black, bishops, side, rng, area, goals, own_goal, masks, magics, attacks,
+        origins, reach,
+    )  # fmt: skip
     for _ in range(limit):
-        action = moves[below(rng, n)]
         white, black, bishops, captured = _apply(white, black, bishops, side, action, area)
         side ^= 1
         index += 1
@@ -74,10 +90,14 @@ def _rollout(
             since = index
             seen[:] = 0
         count = occurrences(history, index, since, seen)
-        n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
-        status = _status(count, n, side)
+        action = _random_move(
+            white, black, bishops, side, rng, area, goals, own_goal, masks, magics, attacks,
+            origins, reach,
+        )  # fmt: skip
+        status = _status(count, 0 if action < 0 else 1, side)
         if status != ONGOING:
             return first_return(status)
+    rays, lengths, goal0, goal1, _ = geometry
     value = evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
     return estimate(value, side)
 
@@ -85,26 +105,27 @@ def _rollout(
 @jit
 def _rollouts(
     n: int, white: int, black: int, bishops: int, side: int, history: I64, root_index: int,
-    seen: I64, moves: I64, rng: U64, limit: int, geometry: Geometry,
+    seen: I64, moves: I64, rng: U64, limit: int, geometry: Geometry, tables: Tables,
 ) -> F64:  # fmt: skip
     """``n`` rollouts from the root (the line's ``history[root_index]``)."""
     results = np.empty(n, dtype=np.float64)
     for g in range(n):
         rebuild_seen(history, root_index, 0, seen)
         results[g] = _rollout(
-            white, black, bishops, side, root_index, 0, history, seen, moves, rng, limit, geometry
-        )
+            white, black, bishops, side, root_index, 0, history, seen, moves, rng, limit,
+            geometry, tables,
+        )  # fmt: skip
     return results
 
 
 @jit
 def _run(
     tree: TreeArrays, iterations: int, exploration: float, limit: int, history: I64,
-    root_index: int, seen: I64, moves: I64, rng: U64, geometry: Geometry,
+    root_index: int, seen: I64, moves: I64, rng: U64, geometry: Geometry, tables: Tables,
 ) -> int:  # fmt: skip
     """Up to ``iterations`` MCTS iterations; returns how many ran (fewer once the arrays are
     full)."""
-    rays, lengths, goal0, goal1, area = geometry
+    area, goals, own_goal, masks, magics, attacks = tables
     pos, mover, status, since_of = tree[0], tree[1], tree[2], tree[3]
     first, edge_action = tree[6], tree[9]
     path = np.empty(len(tree[4]) + 1, dtype=np.int64)
@@ -131,7 +152,7 @@ def _run(
         history[index, 0], history[index, 1], history[index, 2] = w, b, bi
         since = index if captured else since_of[node]
         count = rebuild_seen(history, index, since, seen)
-        n = _generate(w, b, bi, side, rays, lengths, goal0, goal1, area, moves)
+        n = _generate(w, b, bi, side, area, goals, own_goal, masks, magics, attacks, moves)
         state = _status(count, n, side)
         child = add_node(tree, side, state, since, n if state == ONGOING else 0)
         pos[child, 0], pos[child, 1], pos[child, 2] = w, b, bi
@@ -141,7 +162,7 @@ def _run(
         path[depth] = child
         if state == ONGOING:
             result = _rollout(
-                w, b, bi, side, index, since, history, seen, moves, rng, limit, geometry
+                w, b, bi, side, index, since, history, seen, moves, rng, limit, geometry, tables
             )
         else:
             result = first_return(state)
@@ -158,6 +179,7 @@ class FlipFlopMCTS(KernelMCTS["FlipFlopKernel"]):
         super().__init__(kernel)
         g = kernel.geometry
         self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
+        self.tables = Bitboard.of(g.size).args()
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def _root(self, state: State) -> None:
@@ -182,12 +204,12 @@ class FlipFlopMCTS(KernelMCTS["FlipFlopKernel"]):
         white, black, bishops = (int(w) for w in t.pos[0, :3])
         return _rollouts(
             n, white, black, bishops, int(t.mover[0]), self.history, self.root_index, self.seen,
-            self.moves, self.rng, rollout_limit, self.geometry,
+            self.moves, self.rng, rollout_limit, self.geometry, self.tables,
         )  # fmt: skip
 
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:
         ran = _run(
             self.tree.arrays(), iterations, exploration, rollout_limit, self.history,
-            self.root_index, self.seen, self.moves, self.rng, self.geometry,
+            self.root_index, self.seen, self.moves, self.rng, self.geometry, self.tables,
         )  # fmt: skip
         return int(ran)
