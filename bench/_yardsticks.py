@@ -1,5 +1,6 @@
-"""The C yardsticks of ``bench_yardstick.py``: building them, running them in CPU time, and
-checking the bitboard program's games move for move against the reference rules.
+"""The C yardsticks of ``bench_yardstick.py`` and ``bench_yardstick_flipfour.py``: building
+them, running them in CPU time, and checking the bitboard programs' games move for move
+against the reference rules (both print games in one format).
 
 A helper, not a script (``tests/test_yardstick.py`` imports it to check the checker).
 """
@@ -16,8 +17,9 @@ from pathlib import Path
 from flipgames.core.ending import Termination
 from flipgames.core.game import Game
 
-#: The bitboard program, in the repository.
+#: The bitboard programs, in the repository: FlipFlop 5x5's and FlipFour's.
 BITBOARD_SOURCE = Path(__file__).resolve().parent / "c" / "flipflop_bitboard.c"
+FLIPFOUR_SOURCE = BITBOARD_SOURCE.with_name("flipfour_bitboard.c")
 #: The ply cap of both C programs' random playouts (and of the kernel's, by default).
 CAP = 200
 
