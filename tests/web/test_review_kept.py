@@ -24,7 +24,7 @@ from flipgames.lab.review import review_game
 from flipgames.web.ai import Solutions
 from flipgames.web.app import create_app
 from flipgames.web.db import Transactions, make_engine, matches, reviews
-from flipgames.web.review import ReviewStore
+from flipgames.web.review_store import ReviewStore
 from flipgames.web.settings import Settings
 from support.servers import launch
 

@@ -49,7 +49,8 @@ from flipgames.web.matches import CHANNEL as MATCHES_CHANNEL
 from flipgames.web.matches import LiveMatches, MatchService
 from flipgames.web.presence import CHANNEL as PRESENCE_CHANNEL
 from flipgames.web.presence import Presence
-from flipgames.web.review import Reviews, ReviewStore
+from flipgames.web.review import Reviews
+from flipgames.web.review_store import ReviewStore
 from flipgames.web.routes import chat as chat_routes
 from flipgames.web.routes import lobby as lobby_routes
 from flipgames.web.settings import Settings
@@ -139,7 +140,7 @@ def _wire(
     app.state.ai_pool = pool = pool or AiPool(max(1, settings.ai_workers))
     broadcast = _broadcaster(service, hub)
     app.state.ai_moves = AiMoves(service, pool, broadcast)
-    app.state.reviews = Reviews(ReviewStore(transactions))
+    app.state.reviews = Reviews(ReviewStore(transactions), service.origin)
     app.state.flag_timers = flag_timers = FlagTimers(service.load, broadcast)
     service.watch_clock = flag_timers.watch
     app.state.action_limit = RateLimit(settings.actions_per_minute, settings.actions_burst)

@@ -241,6 +241,22 @@ reviews = Table(
     Column("made_at", DateTime(timezone=True), nullable=False),
 )
 
+# Who is making a finished match's review now (web/review_store.py): one process makes it, the
+# others answer with its progress. Transient rows (deleted when the review is stored or given
+# up), so no foreign key: a claim outlives nothing.
+review_claims = Table(
+    "review_claims",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("revision", Integer, primary_key=True, autoincrement=False),
+    # The server process making it (its random origin), and how far it has got.
+    Column("origin", String(32), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    # When the maker last said how far it has got: a claim long silent is taken over.
+    Column("heard_at", DateTime(timezone=True), nullable=False),
+)
+
 #: Migration steps in order; step n brings a database from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -368,6 +384,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             revision INTEGER NOT NULL,
             review TEXT NOT NULL,
             made_at TIMESTAMP WITH TIME ZONE NOT NULL,
+            PRIMARY KEY (match_id, revision)
+        )""",
+    ),
+    (
+        """CREATE TABLE review_claims (
+            match_id VARCHAR(32) NOT NULL,
+            revision INTEGER NOT NULL,
+            origin VARCHAR(32) NOT NULL,
+            done INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            heard_at TIMESTAMP WITH TIME ZONE NOT NULL,
             PRIMARY KEY (match_id, revision)
         )""",
     ),

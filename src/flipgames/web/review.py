@@ -5,9 +5,10 @@ does the valuing; nothing here knows a game).
   as a background job (one at a time per server process, on a thread: the solvers and the
   compiled searches do the work) and answers ``{"status": "running", "done", "total"}``;
   later requests get the progress, then ``{"status": "done", "review": {...}}``. A finished
-  review is stored in the database per match and revision (:class:`ReviewStore`), so it is
+  review is stored in the database per match and revision (web/review_store.py), so it is
   made once for every server process and restart, and kept in memory too (the :data:`KEPT`
-  most recent); a failed one is made again after :data:`RETRY_SECONDS`. An unfinished
+  most recent); while one process makes it, the others asked answer with its progress (its
+  claim in the database). A failed one is made again after :data:`RETRY_SECONDS`. An unfinished
   match has no review (409 ``unavailable``): a review values positions with everything the
   game's end made public, so none exists before it.
 * ``GET /api/analysis/{game}?position=TEXT&moves=A+B&options=JSON``: one position set up by
@@ -24,22 +25,17 @@ import queue
 import threading
 import time
 from collections import OrderedDict
-from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Final
-
-from sqlalchemy import Connection, delete, insert, select
-from sqlalchemy.exc import IntegrityError
 
 from flipgames.core.errors import FlipgamesError, PositionError, quote
 from flipgames.core.game import Game, State
 from flipgames.core.manifest import manifest_of
 from flipgames.core.position import has_position_notation
 from flipgames.lab.review import Evaluator, review_game
-from flipgames.web.db import Transactions, reviews
 from flipgames.web.errors import ApiError
 from flipgames.web.matches import Played
+from flipgames.web.review_store import PROGRESS_SECONDS, Key, ReviewStore
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +52,6 @@ RETRY_SECONDS: Final = 60.0
 #: next position, so this only bounds a single slow one.
 CLOSE_SECONDS: Final = 2.0
 
-#: A review's key: the match's id and its revision at the end.
-Key = tuple[str, int]
-
 
 @dataclass
 class Job:
@@ -70,6 +63,13 @@ class Job:
     review: dict[str, Any] | None = None
     error: str | None = None
     failed_at: float = 0.0
+    #: Made by another server process (its progress as last read from its claim).
+    elsewhere: bool = False
+
+    @property
+    def making(self) -> bool:
+        """Being made here, or waiting to be."""
+        return self.review is None and self.error is None and not self.elsewhere
 
     def answer(self) -> dict[str, Any]:
         if self.review is not None:
@@ -84,52 +84,6 @@ class Job:
         return {"status": "running", "done": self.done, "total": self.total}
 
 
-class ReviewStore:
-    """Finished reviews in the database (table ``reviews``), so every server process and a
-    restarted one answer with a review made once. Failures are not stored: each process
-    tries again after :data:`RETRY_SECONDS`."""
-
-    def __init__(self, transactions: Transactions) -> None:
-        self._transactions = transactions
-
-    def load(self, key: Key) -> dict[str, Any] | None:
-        """The stored review of the match ``key`` names at that revision, or None."""
-
-        def read(connection: Connection) -> str | None:
-            found = connection.execute(
-                select(reviews.c.review).where(
-                    reviews.c.match_id == key[0], reviews.c.revision == key[1]
-                )
-            ).scalar_one_or_none()
-            return None if found is None else str(found)
-
-        text = self._transactions.run(read, read_only=True)
-        if text is None:
-            return None
-        review: dict[str, Any] = json.loads(text)
-        return review
-
-    def save(self, key: Key, review: dict[str, Any]) -> None:
-        """Store ``review`` as the match's, replacing those of its earlier revisions."""
-
-        def write(connection: Connection) -> None:
-            connection.execute(
-                delete(reviews).where(reviews.c.match_id == key[0], reviews.c.revision < key[1])
-            )
-            connection.execute(
-                insert(reviews).values(
-                    match_id=key[0],
-                    revision=key[1],
-                    review=json.dumps(review, separators=(",", ":")),
-                    made_at=datetime.now(UTC),
-                )
-            )
-
-        # Another process may have stored it first: the same positions, valued the same way.
-        with suppress(IntegrityError):
-            self._transactions.run(write)
-
-
 class _Stopped(Exception):
     """The server is stopping: the review being made is dropped between two positions."""
 
@@ -142,8 +96,10 @@ class Reviews:
     position, and the thread is a daemon, so no review holds up the server's exit.
     """
 
-    def __init__(self, store: ReviewStore | None = None) -> None:
+    def __init__(self, store: ReviewStore | None = None, origin: str = "") -> None:
         self.store = store
+        #: This server process, as its claims name it (the match service's origin).
+        self.origin = origin
         #: How long a failure is the answer before the next request tries again.
         self.retry_seconds = RETRY_SECONDS
         self._jobs: OrderedDict[Key, Job] = OrderedDict()
@@ -153,26 +109,38 @@ class Reviews:
         self._stopping = threading.Event()
 
     def job(self, key: Key, final: State, seed: int) -> Job:
-        """The job for ``key`` (a match id and revision): kept here, else stored, else started
-        (a failed one is started again once it has been failed for :attr:`retry_seconds`)."""
+        """The job for ``key`` (a match id and revision): kept here, else stored, else being
+        made by another process (its progress), else started here (a failed one is started
+        again once it has been failed for :attr:`retry_seconds`)."""
         with self._lock:
             found = self._current(key)
-        if found is not None:
+        if found is not None and not found.elsewhere:
             return found
-        stored = self.store.load(key) if self.store is not None else None
+        if self.store is None:
+            with self._lock:
+                return self._keep(key, self._current(key) or self._start(key, final, seed))
+        claim = self.store.claim(key, self.origin, total=len(final.history) + 1)
         with self._lock:
             found = self._current(key)  # another request got here meanwhile
-            if found is not None:
+            if found is not None and not found.elsewhere:
                 return found
-            if stored is not None:
-                total = len(stored["points"])
-                job = Job(done=total, total=total, review=stored)
+            if claim.review is not None:
+                job = Job(done=claim.done, total=claim.total, review=claim.review)
+            elif not claim.mine:
+                job = Job(done=claim.done, total=claim.total, elsewhere=True)
             else:
-                job = self._start(key, final, seed)
-            self._jobs[key] = job
-            self._jobs.move_to_end(key)
-            while len(self._jobs) > KEPT:
-                self._jobs.popitem(last=False)
+                try:
+                    job = self._start(key, final, seed)
+                except ApiError:
+                    self._give_up(key)
+                    raise
+            return self._keep(key, job)
+
+    def _keep(self, key: Key, job: Job) -> Job:
+        self._jobs[key] = job
+        self._jobs.move_to_end(key)
+        while len(self._jobs) > KEPT:
+            self._jobs.popitem(last=False)
         return job
 
     def _current(self, key: Key) -> Job | None:
@@ -188,7 +156,7 @@ class Reviews:
         return found
 
     def _start(self, key: Key, final: State, seed: int) -> Job:
-        waiting = sum(1 for j in self._jobs.values() if j.review is None and j.error is None)
+        waiting = sum(1 for j in self._jobs.values() if j.making)
         if waiting >= WAITING:
             raise ApiError(503, "busy", "too many reviews are being made: try again soon")
         job = Job(total=len(final.history) + 1)
@@ -203,19 +171,27 @@ class Reviews:
             self._run(*item)
 
     def _run(self, key: Key, job: Job, final: State, seed: int) -> None:
+        told = time.monotonic()
+
         def progress(done: int, total: int) -> None:
+            nonlocal told
             if self._stopping.is_set():
                 raise _Stopped
             job.done, job.total = done, total
+            if self.store is not None and time.monotonic() - told >= PROGRESS_SECONDS:
+                told = time.monotonic()
+                self._tell(key, done, total)
 
         try:
             made = review_game(final, progress, seed).to_json()
         except _Stopped:
+            self._give_up(key)
             return
         except Exception as exc:  # the job's failure is its answer; the server goes on
             log.error("the review of match %s failed", key[0], exc_info=True)
             job.failed_at = time.monotonic()
             job.error = f"the review could not be made ({type(exc).__name__})"
+            self._give_up(key)  # another process asked makes it at once
             return
         job.review = made
         if self.store is None:
@@ -224,14 +200,36 @@ class Reviews:
             self.store.save(key, made)
         except Exception:  # kept in memory all the same; another process makes its own
             log.error("the review of match %s could not be stored", key[0], exc_info=True)
+            self._give_up(key)
+
+    def _tell(self, key: Key, done: int, total: int) -> None:
+        """Write how far the review has got to its claim (a failed write only delays that)."""
+        assert self.store is not None
+        try:
+            self.store.progress(key, self.origin, done, total)
+        except Exception:
+            log.warning("the progress of the review of match %s was not stored", key[0])
+
+    def _give_up(self, key: Key) -> None:
+        """End this process's claim on ``key`` (if it has one and a store)."""
+        if self.store is None:
+            return
+        try:
+            self.store.release(key, self.origin)
+        except Exception:  # the claim goes stale instead, and is taken over then
+            log.warning("the claim on the review of match %s stays until it is stale", key[0])
 
     def close(self, seconds: float = CLOSE_SECONDS) -> None:
-        """Stop: refuse new reviews, drop the waiting ones, and wait up to ``seconds`` for
-        the one being made to stop at its next position."""
+        """Stop: refuse new reviews, drop the waiting ones (their claims given up), and wait
+        up to ``seconds`` for the one being made to stop at its next position."""
         self._stopping.set()
         self._queue.put(None)
         if self._thread is not None:
             self._thread.join(seconds)
+        with self._lock:
+            unfinished = [key for key, job in self._jobs.items() if job.making]
+        for key in unfinished:
+            self._give_up(key)
 
 
 def options_of(text: str | None) -> dict[str, Any]:
