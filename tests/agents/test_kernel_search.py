@@ -78,12 +78,12 @@ def test_proofs_agree_with_the_retrograde_solution(solution: RetrogradeSolution)
 def test_the_ported_evaluations_equal_the_reference_ones() -> None:
     """Kernel evaluations are the reference's weighted sums in thousandths (before tanh)."""
     from flipgames.games.flipflop import search_kernel as flipflop
+    from flipgames.games.flipflop.bitboard import Bitboard
     from flipgames.games.flipfour import search_kernel as flipfour
 
     for name in ("flipflop", "flipflop-3x3"):
         game = make(name)
-        g = game.kernel().geometry  # type: ignore[union-attr]
-        tables = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
+        tables = Bitboard.of(game.size).args()[1:]  # type: ignore[attr-defined]
         for s in random_positions(game, 100, seed=5, max_plies=40):
             side = s._side  # type: ignore[attr-defined]
             value = flipflop.evaluate(s._white, s._black, s._bishops, side, *tables)  # type: ignore[attr-defined]

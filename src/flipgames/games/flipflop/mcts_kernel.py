@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 F64 = npt.NDArray[np.float64]
-Geometry = tuple[I64, I64, int, int, int]
 #: The bitboard's tables (:meth:`.Bitboard.args`): area, goals, own goals, masks, magics,
 #: attacks.
 Tables = tuple[int, int, I64, I64, I64, I64]
@@ -68,8 +67,7 @@ Tables = tuple[int, int, I64, I64, I64, I64]
 @jit
 def _rollout(
     white: int, black: int, bishops: int, side: int, index: int, since: int,
-    history: I64, seen: I64, scratch: I64, rng: U64, limit: int, geometry: Geometry,
-    tables: Tables,
+    history: I64, seen: I64, scratch: I64, rng: U64, limit: int, tables: Tables,
 ) -> float:  # fmt: skip
     """The first player's return of a uniformly random game from a live position (the line's
     ``history[index]``, repetition counted since ``since``, ``seen`` holding that stretch),
@@ -97,31 +95,29 @@ def _rollout(
         status = _status(count, 0 if action < 0 else 1, side)
         if status != ONGOING:
             return first_return(status)
-    rays, lengths, goal0, goal1, _ = geometry
-    value = evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
+    value = evaluate(white, black, bishops, side, goals, own_goal, masks, magics, attacks)
     return estimate(value, side)
 
 
 @jit
 def _rollouts(
     n: int, white: int, black: int, bishops: int, side: int, history: I64, root_index: int,
-    seen: I64, moves: I64, rng: U64, limit: int, geometry: Geometry, tables: Tables,
+    seen: I64, moves: I64, rng: U64, limit: int, tables: Tables,
 ) -> F64:  # fmt: skip
     """``n`` rollouts from the root (the line's ``history[root_index]``)."""
     results = np.empty(n, dtype=np.float64)
     for g in range(n):
         rebuild_seen(history, root_index, 0, seen)
         results[g] = _rollout(
-            white, black, bishops, side, root_index, 0, history, seen, moves, rng, limit,
-            geometry, tables,
-        )  # fmt: skip
+            white, black, bishops, side, root_index, 0, history, seen, moves, rng, limit, tables
+        )
     return results
 
 
 @jit
 def _run(
     tree: TreeArrays, iterations: int, exploration: float, limit: int, history: I64,
-    root_index: int, seen: I64, moves: I64, rng: U64, geometry: Geometry, tables: Tables,
+    root_index: int, seen: I64, moves: I64, rng: U64, tables: Tables,
 ) -> int:  # fmt: skip
     """Up to ``iterations`` MCTS iterations; returns how many ran (fewer once the arrays are
     full)."""
@@ -162,7 +158,7 @@ def _run(
         path[depth] = child
         if state == ONGOING:
             result = _rollout(
-                w, b, bi, side, index, since, history, seen, moves, rng, limit, geometry, tables
+                w, b, bi, side, index, since, history, seen, moves, rng, limit, tables
             )
         else:
             result = first_return(state)
@@ -177,9 +173,7 @@ class FlipFlopMCTS(KernelMCTS["FlipFlopKernel"]):
 
     def __init__(self, kernel: FlipFlopKernel) -> None:
         super().__init__(kernel)
-        g = kernel.geometry
-        self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
-        self.tables = Bitboard.of(g.size).args()
+        self.tables = Bitboard.of(kernel.geometry.size).args()
         self.moves = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def _root(self, state: State) -> None:
@@ -204,12 +198,12 @@ class FlipFlopMCTS(KernelMCTS["FlipFlopKernel"]):
         white, black, bishops = (int(w) for w in t.pos[0, :3])
         return _rollouts(
             n, white, black, bishops, int(t.mover[0]), self.history, self.root_index, self.seen,
-            self.moves, self.rng, rollout_limit, self.geometry, self.tables,
+            self.moves, self.rng, rollout_limit, self.tables,
         )  # fmt: skip
 
     def _run(self, iterations: int, exploration: float, rollout_limit: int) -> int:
         ran = _run(
             self.tree.arrays(), iterations, exploration, rollout_limit, self.history,
-            self.root_index, self.seen, self.moves, self.rng, self.geometry, self.tables,
+            self.root_index, self.seen, self.moves, self.rng, self.tables,
         )  # fmt: skip
         return int(ran)

@@ -1,12 +1,13 @@
 """FlipFlop's compiled alpha-beta (both sizes): the search behind the kernel's ``hard``.
 
-Negamax alpha-beta with principal-variation windows over the kernel's bitboards
-(:mod:`.kernel`), a transposition table (:mod:`flipgames.kernels.search`), move ordering (the
-table's move, captures, two killer moves per ply, the history heuristic) and a one-ply check
-extension: at the horizon a side in check is searched one ply more (it has only the captures
-on its goal, or none: mate), so a mate in one is never mistaken for a quiet position.
-Positions at the horizon get :mod:`.heuristics`'s evaluation ported into machine code, in
-thousandths and without the ``tanh`` (alpha-beta needs only the order).
+Negamax alpha-beta with principal-variation windows over the bitboard kernel's move
+generator and apply (:mod:`.bitboard`: legal actions in increasing id), a transposition
+table (:mod:`flipgames.kernels.search`), move ordering (the table's move, captures, two
+killer moves per ply, the history heuristic) and a one-ply check extension: at the horizon a
+side in check is searched one ply more (it has only the captures on its goal, or none: mate),
+so a mate in one is never mistaken for a quiet position. Positions at the horizon get
+:mod:`.heuristics`'s evaluation ported into machine code over the bitboard's attack lookups,
+in thousandths and without the ``tanh`` (alpha-beta needs only the order).
 
 Repetition: a position that recurs on the search path scores a draw (a line that goes round in
 a circle wins nothing), and so does one that already occurred twice in the game since the last
@@ -32,7 +33,15 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.games.flipflop import heuristics
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.games.flipflop.bitboard import (
+    MAX_MOVES,
+    Bitboard,
+    _apply,
+    _generate,
+    _popcount,
+    _reach,
+    trailing_zeros,
+)
 from flipgames.kernels.jit import jit
 from flipgames.kernels.search import (
     INFINITE,
@@ -54,6 +63,9 @@ if TYPE_CHECKING:
     from flipgames.games.flipflop.rules import FlipFlopState
 
 I64 = npt.NDArray[np.int64]
+#: The bitboard's tables (:meth:`.Bitboard.args`): area, both goals' mask, each side's own
+#: goal's mask, the attack lookups' masks, multipliers and attacks.
+Tables = tuple[int, int, I64, I64, I64, I64]
 
 #: The evaluation's weights in thousandths (see :mod:`.heuristics`).
 _MATERIAL = round(1000 * heuristics.MATERIAL)
@@ -69,46 +81,37 @@ _CAPTURE = 1 << 50
 @jit
 def _side_value(
     mine: int, enemy: int, bishops: int, own_goal: int, enemy_goal: int, goals: int,
-    rays: I64, lengths: I64, area: int,
+    masks: I64, magics: I64, attacks: I64,
 ) -> int:  # fmt: skip
     """One side's weighted pieces, mobility, attackers and guards, as
-    :func:`.heuristics.side_features` counts them (moves ignore the check rule)."""
+    :func:`.heuristics.side_features` counts them (moves ignore the check rule; the goals
+    are masks)."""
     occupied = mine | enemy
     capturable = enemy & goals
     pieces = moves = attackers = guards = 0
-    for sq in range(area):
-        if not (mine >> sq) & 1:
-            continue
+    rest = mine
+    while rest:
+        sq = trailing_zeros(rest)
+        rest &= rest - 1
+        reach = _reach(occupied, bishops, sq, masks, magics, attacks)
+        targets = (reach & ~occupied) | (reach & capturable)
         pieces += 1
-        face = (bishops >> sq) & 1
-        attack = guard = False
-        for d in range(4):
-            for k in range(lengths[sq, face, d]):
-                target = rays[sq, face, d, k]
-                # A guard reaches its own goal with nothing in between, whatever stands there.
-                if target == own_goal:
-                    guard = True
-                if (occupied >> target) & 1:
-                    if (capturable >> target) & 1:
-                        moves += 1
-                        attack = attack or target == enemy_goal
-                    break
-                moves += 1
-                attack = attack or target == enemy_goal
-        attackers += attack
-        guards += guard
+        moves += _popcount(targets)
+        attackers += (targets & enemy_goal) != 0
+        # A guard reaches its own goal with nothing in between, whatever stands there.
+        guards += (reach & own_goal) != 0
     return _MATERIAL * pieces + _MOBILITY * moves + _ATTACKER * attackers + _GUARD * guards
 
 
 @jit
 def evaluate(
     white: int, black: int, bishops: int, side: int,
-    rays: I64, lengths: I64, goal0: int, goal1: int, area: int,
+    goals: int, own_goal: I64, masks: I64, magics: I64, attacks: I64,
 ) -> int:  # fmt: skip
     """The position's value for the side to move, in thousandths (before ``tanh``)."""
-    goals = (1 << goal0) | (1 << goal1)
-    w = _side_value(white, black, bishops, goal0, goal1, goals, rays, lengths, area)
-    b = _side_value(black, white, bishops, goal1, goal0, goals, rays, lengths, area)
+    white_goal, black_goal = own_goal[0], own_goal[1]
+    w = _side_value(white, black, bishops, white_goal, black_goal, goals, masks, magics, attacks)
+    b = _side_value(black, white, bishops, black_goal, white_goal, goals, masks, magics, attacks)
     return (w - b if side == 0 else b - w) + _TEMPO
 
 
@@ -116,7 +119,7 @@ def evaluate(
 def _negamax(
     white: int, black: int, bishops: int, side: int, depth: int, alpha: int, beta: int,
     ply: int, index: int, since: int, root: int,
-    geometry: tuple[I64, I64, int, int, int],
+    tables: Tables,
     table: tuple[I64, I64],
     work: tuple[I64, I64, I64, I64, I64],
     ctx: I64, actions: I64, scores: I64,
@@ -132,7 +135,7 @@ def _negamax(
     a caller of it, and every recursive call passes exactly the argument types of the outer
     call: numba crashes loading from its cache a recursive function compiled for two
     signatures, or a caller of one.)"""
-    rays, lengths, goal0, goal1, area = geometry
+    area, goals, own_goal, masks, magics, attacks = tables
     tt_keys, tt_data = table
     path, moves, order, killers, history = work
     if out_of_budget(ctx):
@@ -144,7 +147,7 @@ def _negamax(
             floor = -INFINITE if i == 0 else best - 1
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -INFINITE, -floor, ply + 1, index + 1,
-                index + 1 if captured else since, root, geometry, table, work, ctx, actions,
+                index + 1 if captured else since, root, tables, table, work, ctx, actions,
                 scores,
             )  # fmt: skip
             if ctx[2]:
@@ -162,14 +165,14 @@ def _negamax(
     if earlier >= 2:
         return 0
     mine = moves[ply]
-    n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, mine)
+    n = _generate(white, black, bishops, side, area, goals, own_goal, masks, magics, attacks, mine)
     if n == 0:
         return -(WIN - ply)
     enemy = black if side == 0 else white
-    in_check = (enemy >> (goal0 if side == 0 else goal1)) & 1
+    in_check = enemy & own_goal[side]
     if depth <= 0:
         if not in_check or ply >= MAX_PLY - 2:
-            return evaluate(white, black, bishops, side, rays, lengths, goal0, goal1, area)
+            return evaluate(white, black, bishops, side, goals, own_goal, masks, magics, attacks)
         depth = 1
     hashed = mix(white, black, bishops, side)
     decided, score, table_move = tt_probe(tt_keys, tt_data, hashed, depth, alpha, beta, ply)
@@ -194,17 +197,17 @@ def _negamax(
         if i == 0:
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1, child_since,
-                root, geometry, table, work, ctx, actions, scores,
+                root, tables, table, work, ctx, actions, scores,
             )  # fmt: skip
         else:
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -alpha - 1, -alpha, ply + 1, index + 1,
-                child_since, root, geometry, table, work, ctx, actions, scores,
+                child_since, root, tables, table, work, ctx, actions, scores,
             )  # fmt: skip
             if alpha < value < beta:
                 value = -_negamax(
                     w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1,
-                    child_since, root, geometry, table, work, ctx, actions, scores,
+                    child_since, root, tables, table, work, ctx, actions, scores,
                 )  # fmt: skip
         if ctx[2]:
             return 0
@@ -227,7 +230,7 @@ class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
     def __init__(self, kernel: FlipFlopKernel, table_bits: int = 20) -> None:
         g = kernel.geometry
         super().__init__(kernel, table_bits, g.area * g.area, MAX_PLY, MAX_MOVES)
-        self.geometry = (g.rays, g.lengths, g.goals[0], g.goals[1], g.area)
+        self.tables = Bitboard.of(g.size).args()
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0)
         self.root = 0
@@ -256,5 +259,5 @@ class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
         work = (self.path, self.moves, self.order, self.killers, self.history)
         _negamax(
             white, black, bishops, side, depth, -INFINITE, INFINITE, 0, self.root, 0, self.root,
-            self.geometry, self.table, work, ctx, actions, scores,
+            self.tables, self.table, work, ctx, actions, scores,
         )  # fmt: skip
