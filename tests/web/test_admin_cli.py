@@ -153,11 +153,10 @@ def test_a_url_that_names_no_database_is_an_error() -> None:
     one_line_error(admin("disable", "Ada", "--db", "nonsense"), 1, "--db", "cannot open")
 
 
-def test_running_servers_send_the_chat_again_without_removed_lines(
-    postgres_url: str, schema_url: str
-) -> None:
-    """On PostgreSQL an open page is sent its room's lines again, without the removed ones."""
-    with TestClient(create_app(Settings(database_url=schema_url))) as client:
+def test_running_servers_send_the_chat_again_without_removed_lines(database: str) -> None:
+    """An open page is sent its room's lines again, without the removed ones (NOTIFY on
+    PostgreSQL; on SQLite the note the server reads every second)."""
+    with TestClient(create_app(Settings(database_url=database))) as client:
         mallory, ada = account(client, "Mallory"), account(client, "Ada")
         created = client.post(
             "/api/matches", json={"game": "flipflop-3x3", "mode": "online"}, headers=mallory
@@ -174,23 +173,22 @@ def test_running_servers_send_the_chat_again_without_removed_lines(
                 chats = 0
                 while chats < 1 + (text == "buy cheap"):  # after the history, the line
                     chats += socket.receive_json()["type"] == "chat"
-            assert admin("remove-lines", "Mallory", "--db", schema_url).returncode == 0
+            assert admin("remove-lines", "Mallory", "--db", database).returncode == 0
             while (message := socket.receive_json())["type"] != "chat":
                 pass
             assert message["history"] is True
             assert [line["text"] for line in message["lines"]] == ["good game"]
 
 
-def test_running_servers_lobbies_drop_a_disabled_players_seeks(
-    postgres_url: str, schema_url: str
-) -> None:
-    """On PostgreSQL the running server is told: the seek leaves every lobby socket."""
-    with TestClient(create_app(Settings(database_url=schema_url))) as client:
+def test_running_servers_lobbies_drop_a_disabled_players_seeks(database: str) -> None:
+    """The running server is told (PostgreSQL and SQLite): the seek leaves every lobby
+    socket."""
+    with TestClient(create_app(Settings(database_url=database))) as client:
         mallory = account(client, "Mallory")
         with client.websocket_connect("/ws/lobby", headers=HERE) as lobby:
             assert lobby.receive_json() == {"type": "seeks", "seeks": []}
             body = {"game": "flipflop-3x3"}
             seek = client.post("/api/seeks", json=body, headers=mallory).json()["id"]
             assert lobby.receive_json()["type"] == "seek"
-            assert admin("disable", "Mallory", "--db", schema_url).returncode == 0
+            assert admin("disable", "Mallory", "--db", database).returncode == 0
             assert lobby.receive_json() == {"type": "gone", "id": seek}

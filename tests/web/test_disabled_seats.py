@@ -133,3 +133,19 @@ def test_an_open_socket_of_a_disabled_player_can_neither_move_nor_chat(
             assert answer["error"]["code"] == "disabled"
     view = client.get(f"/api/matches/{match_id}", params={"token": invite}).json()
     assert view["ply"] == 2
+
+
+def test_the_opponents_open_page_is_sent_the_match_again_when_the_operator_acts(
+    database: str, client: TestClient
+) -> None:
+    """The running server is told (NOTIFY on PostgreSQL, the note a SQLite server reads
+    every second): the opponent's page offers the abort at once, and no more after enable."""
+    match_id, _, invite, ada = a_started_match(client)
+    url = f"/ws/matches/{match_id}?token={invite}"
+    with client.websocket_connect(url, headers=ada) as socket:
+        assert socket.receive_json()["match"]["abort"] is False  # both have moved
+        for action, offered in (("disable", True), ("enable", False)):
+            operator(database, action, "Mallory")
+            while (message := socket.receive_json())["type"] != "view":
+                pass
+            assert message["match"]["abort"] is offered

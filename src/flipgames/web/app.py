@@ -14,8 +14,9 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -41,7 +42,7 @@ from flipgames.web.community.lobby import Lobby
 from flipgames.web.db import DatabaseBusy, Transactions, make_engine, migrate
 from flipgames.web.engines import register as register_engines
 from flipgames.web.errors import ApiError, CorruptMatchError
-from flipgames.web.fanout import listen, listen_url, scoped_channel
+from flipgames.web.fanout import listen, listen_url, read_notes, scoped_channel
 from flipgames.web.lifeline import die_with_parent
 from flipgames.web.limits import RateLimit
 from flipgames.web.logs import redact_server_logs
@@ -174,6 +175,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         state.chat.channel = chat = scoped_channel(CHAT_CHANNEL, state.engine)
         heard = chat_routes.heard(app)
         tasks.append(asyncio.create_task(listen(url, service.origin, heard, channel=chat)))
+    else:  # the operator's commands write notes instead
+        tasks.append(asyncio.create_task(_operator_notes(app)))
     # Seeks left by players who went while the server was down go after the grace period.
     await lobby.expect_waiting()
     state.flag_timers.attach(asyncio.get_running_loop())
@@ -216,6 +219,18 @@ def _matches_across_processes(app: FastAPI, url: str) -> list[asyncio.Task[None]
         ),
         asyncio.create_task(presence.run(url)),
     ]
+
+
+def _operator_notes(app: FastAPI) -> Coroutine[Any, Any, None]:
+    """On SQLite: what ``flipgames admin`` tells the server, as a PostgreSQL server hears it."""
+    state = app.state
+    service: MatchService = state.service
+    heard = {
+        MATCHES_CHANNEL: _broadcaster(service, state.hub),
+        LOBBY_CHANNEL: state.lobby_hub.heard,
+        CHAT_CHANNEL: chat_routes.heard(app),
+    }
+    return read_notes(service.transactions, service.origin, heard)
 
 
 def _lobby_across_processes(

@@ -257,6 +257,18 @@ review_claims = Table(
     Column("heard_at", DateTime(timezone=True), nullable=False),
 )
 
+# What a command run beside a SQLite server (``flipgames admin``) has to tell it, as a
+# PostgreSQL server would be told by NOTIFY (web/fanout.py): a channel and its payload, read by
+# the server within a second and deleted by the next command an hour later.
+operator_notes = Table(
+    "operator_notes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("channel", String(64), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
 #: Migration steps in order; step n brings a database from version n - 1 to n.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -396,6 +408,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             total INTEGER NOT NULL,
             heard_at TIMESTAMP WITH TIME ZONE NOT NULL,
             PRIMARY KEY (match_id, revision)
+        )""",
+    ),
+    (
+        # SQLite numbers an INTEGER PRIMARY KEY itself; PostgreSQL never writes the table.
+        """CREATE TABLE operator_notes (
+            id INTEGER NOT NULL PRIMARY KEY,
+            channel VARCHAR(64) NOT NULL,
+            payload TEXT NOT NULL,
+            at TIMESTAMP WITH TIME ZONE NOT NULL
         )""",
     ),
 )

@@ -6,7 +6,9 @@ Every write to a match announces it in the same transaction (:func:`notify` on
 :data:`~flipgames.web.matches.CHANNEL`, payload ``origin:match_id``, sent on commit). Each
 process listens on its own connection and, for a change made elsewhere, broadcasts the match
 to its own sockets (their views are read from the database, whose revision tells the live
-cache it is old). SQLite is one process: nothing to listen to.
+cache it is old). SQLite is one server process: what another program has to tell it (the
+operator's ``flipgames admin`` commands) is written to the table ``operator_notes`` instead
+(:func:`announce`), which the server reads every second (:func:`read_notes`).
 
 Every channel (the matches', the presences', the lobby's, the chat's) is scoped to the
 arcade's schema (:func:`scoped_channel`): several arcades may share one PostgreSQL database,
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
 
-from flipgames.web.db import normalise_url
+from flipgames.web.db import Transactions, normalise_url, operator_notes
 
 log = logging.getLogger(__name__)
 
@@ -101,3 +104,54 @@ async def listen(
             log.warning("lost the change announcements (%s); listening again in %.0f s", exc, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, 30.0)
+
+
+#: How long an operator's note is kept (a server reads it within a second of its writing).
+NOTES_KEPT = timedelta(hours=1)
+
+
+def announce(connection: Connection, channel: str, payload: str) -> None:
+    """Tell the arcade's running servers ``payload`` (``origin:text``) on ``channel`` when
+    ``connection``'s transaction commits: NOTIFY on PostgreSQL, an operator's note on SQLite."""
+    if connection.dialect.name == "postgresql":
+        notify(connection, channel, payload)
+        return
+    now = datetime.now(UTC)
+    connection.execute(delete(operator_notes).where(operator_notes.c.at < now - NOTES_KEPT))
+    connection.execute(insert(operator_notes).values(channel=channel, payload=payload, at=now))
+
+
+async def read_notes(
+    transactions: Transactions,
+    origin: str,
+    heard: Mapping[str, Callable[[str], Awaitable[None]]],
+    every: float = 1.0,
+) -> None:
+    """On SQLite, until cancelled: every ``every`` seconds, call ``heard[channel](text)`` for
+    each operator's note written since the server started, as :func:`listen` does for a
+    NOTIFY (a note of ``origin`` itself, or of a channel not in ``heard``, is passed over)."""
+
+    def newest(connection: Connection) -> int:
+        return int(connection.execute(select(func.max(operator_notes.c.id))).scalar() or 0)
+
+    def since(last: int) -> list[tuple[int, str, str]]:
+        query = select(operator_notes.c.id, operator_notes.c.channel, operator_notes.c.payload)
+        rows = transactions.run(
+            lambda c: c.execute(query.where(operator_notes.c.id > last).order_by("id")).all(),
+            read_only=True,
+        )
+        return [(int(r.id), str(r.channel), str(r.payload)) for r in rows]
+
+    last = await asyncio.to_thread(transactions.run, newest, read_only=True)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            notes = await asyncio.to_thread(since, last)
+        except Exception as exc:  # a busy or lost database: read again next time
+            log.warning("could not read the operator's notes (%s)", exc)
+            continue
+        for number, channel, payload in notes:
+            last = number
+            sender, _, rest = payload.partition(":")
+            if sender != origin and rest and channel in heard:
+                await heard[channel](rest)

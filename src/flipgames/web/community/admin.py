@@ -8,14 +8,16 @@ now), so it is found only when no present player has the name: every former gues
 name is then acted on (their lines stay theirs).
 
 - disable: the player can no longer sign in, play as a signed-in player or chat; their
-  sessions end and their open seeks and quick-pairing places go (on PostgreSQL the running
-  servers are told, so the seeks leave every lobby page at once); the seat tokens of their
+  sessions end and their open seeks and quick-pairing places go (the running servers are
+  told, so the seeks leave every lobby page at once); the seat tokens of their
   unfinished matches move, offer and chat no more (403 ``disabled``), and their opponents
   may abort those matches at any ply (``views.can_abort``);
 - enable: they may sign in and use their seats again;
 - remove-lines: every chat line of theirs is marked removed: kept for the record, never sent
-  again (on PostgreSQL the running servers send the open pages their rooms' lines again,
-  without them; on SQLite a page open now keeps what it was sent until it is reloaded).
+  again (the running servers send the open pages their rooms' lines again, without them).
+
+The running servers are told as they tell each other (web/fanout.py's :func:`announce`):
+by NOTIFY on PostgreSQL at once, by a note a SQLite server reads within a second.
 
 >>> from flipgames.web.db import make_engine, migrate
 >>> from flipgames.web.community.identity import Identity
@@ -35,17 +37,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, select, update
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.web.community.chat import CHANNEL as CHAT_CHANNEL
-from flipgames.web.community.chat import announce_history
+from flipgames.web.community.chat import HISTORY
 from flipgames.web.community.chat import remove_lines as remove_chat_lines
 from flipgames.web.community.lobby import CHANNEL as LOBBY_CHANNEL
 from flipgames.web.community.lobby_schemas import Event, announcement
 from flipgames.web.community.names import name_key
 from flipgames.web.db import matches, players, seats, seeks, sessions
-from flipgames.web.fanout import notify, scoped_channel
+from flipgames.web.fanout import announce
 from flipgames.web.matches.live import CHANNEL as MATCHES_CHANNEL
 
 #: The origin of the operator's announcements (a server process's is random hex).
@@ -77,7 +79,6 @@ def find(connection: Connection, name: str) -> list[Any]:
 
 def disable(engine: Engine, name: str) -> str:
     """Disable the player called ``name``; what was done, in words."""
-    channel = scoped_channel(LOBBY_CHANNEL, engine) if _announces(engine) else ""
 
     def work(connection: Connection) -> str:
         found = find(connection, name)
@@ -94,12 +95,9 @@ def disable(engine: Engine, name: str) -> str:
                 seeks.c.id.in_([row.id for row in open_seeks]), seeks.c.match_id.is_(None)
             )
         )
-        for row in open_seeks if channel else ():
+        for row in open_seeks:
             note = announcement(ORIGIN, Event("gone", row.id, row.player_id))
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": channel, "payload": note},
-            )
+            announce(connection, LOBBY_CHANNEL, note)
         refresh_matches(connection, ids)
         return (
             f"disabled {found[0].name}: {_plural(ended.rowcount, 'session')} ended, "
@@ -121,23 +119,22 @@ def enable(engine: Engine, name: str) -> str:
 
 
 def remove_lines(engine: Engine, name: str) -> str:
-    """Remove every chat line of the player called ``name``; what was done, in words. On
-    PostgreSQL the running servers send the matches' chat histories again, without them."""
-    channel = scoped_channel(CHAT_CHANNEL, engine) if _announces(engine) else ""
+    """Remove every chat line of the player called ``name``; what was done, in words. The
+    running servers send the matches' chat histories again, without them."""
     with engine.begin() as connection:
         found = find(connection, name)
         matches = [m for row in found for m in remove_chat_lines(connection, row.id)]
-        for match_id in sorted(set(matches)) if channel else ():
-            announce_history(connection, channel, ORIGIN, match_id)
+        for match_id in sorted(set(matches)):
+            announce(connection, CHAT_CHANNEL, f"{ORIGIN}:{match_id}/{HISTORY}")
     return f"removed {_plural(len(matches), 'chat line')} of {found[0].name}"
 
 
 def refresh_matches(connection: Connection, ids: list[str]) -> list[str]:
     """Move on the revisions of the unfinished matches whose seats ``ids`` hold: whether
     their player is disabled decides what their seat tokens may do (``views.viewer``), so
-    every server process loads them again instead of serving its live copy; on PostgreSQL
-    the change is announced as a move's is, and their open pages are sent the match again.
-    The matches changed."""
+    every server process loads them again instead of serving its live copy; the change is
+    announced as a move's is, and their open pages are sent the match again. The matches
+    changed."""
     seated = select(seats.c.match_id).where(seats.c.player_id.in_(ids))
     live = connection.execute(
         select(matches.c.id).where(
@@ -152,11 +149,6 @@ def refresh_matches(connection: Connection, ids: list[str]) -> list[str]:
         .where(matches.c.id.in_(found))
         .values(revision=matches.c.revision + 1, ai_claim_revision=None)
     )
-    if connection.dialect.name == "postgresql":
-        for match_id in found:
-            notify(connection, MATCHES_CHANNEL, f"{ORIGIN}:{match_id}")
+    for match_id in found:
+        announce(connection, MATCHES_CHANNEL, f"{ORIGIN}:{match_id}")
     return found
-
-
-def _announces(engine: Engine) -> bool:
-    return engine.dialect.name == "postgresql"

@@ -322,11 +322,3 @@ def remove_lines(connection: Connection, player_id: str) -> list[str]:
     matches = list(connection.execute(select(chat_lines.c.match_id).where(mine)).scalars())
     connection.execute(update(chat_lines).where(mine).values(removed=True))
     return matches
-
-
-def announce_history(connection: Connection, channel: str, origin: str, match_id: str) -> None:
-    """Have the servers on ``channel`` send ``match_id``'s chat histories again (PostgreSQL)."""
-    connection.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": channel, "payload": f"{origin}:{match_id}/{HISTORY}"},
-    )
