@@ -18,7 +18,14 @@ import pytest
 from flipgames import make
 from flipgames.core.game import State
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
-from flipgames.games.flipfour.kernel import FlipFourKernel
+from flipgames.games.flipfour.kernel import (
+    _MOVE_IDS,
+    _REACH,
+    FlipFourKernel,
+    _count,
+    _generate,
+    _nth,
+)
 from flipgames.games.flipfour.notation import MOVE_BASE, MOVES, move_id
 from flipgames.games.flipfour.rules import FlipFourState
 from flipgames.solvers.perft import reference_perft
@@ -186,4 +193,35 @@ def test_perft_of_a_won_position_is_zero() -> None:
         state = state.apply(state.parse_action(text))
     assert state.end_reason() == "four in a row"
     assert kernel().perft(state, 2) == reference_perft(state, 2) == 0
-    assert kernel().legal_actions(int(state.key())) == []
+    key = state.key()
+    assert isinstance(key, int)
+    assert kernel().legal_actions(key) == []
+
+
+def test_counted_and_indexed_actions_are_the_listed_ones() -> None:
+    """Random playouts count the actions and pick the drawn one by index, listing nothing:
+    at every position of random lines (drops and moves, pieces in hand or not) the count is
+    the length of the list and each index gives that entry of the list."""
+    rng = random.Random(3)
+    out = np.zeros(128, dtype=np.int64)
+    checked = 0
+    for _ in range(30):
+        state = make("flipfour").new_initial_state()
+        assert isinstance(state, FlipFourState)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            white, black, bishops = state.white, state.black, state.bishops
+            player = state.to_move
+            hand = state.pieces_in_hand(player)
+            n = _generate(white, black, bishops, hand, player, _REACH, _MOVE_IDS, out)
+            assert list(out[:n]) == list(state.legal_actions())
+            assert _count(white, black, bishops, hand, player, _REACH) == n
+            picked = [
+                _nth(white, black, bishops, hand, player, _REACH, _MOVE_IDS, i) for i in range(n)
+            ]
+            assert picked == list(out[:n])
+            checked += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+            assert isinstance(state, FlipFourState)
+    assert checked > 600

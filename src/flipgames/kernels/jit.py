@@ -30,7 +30,9 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
 
@@ -45,6 +47,24 @@ def jit(function: F) -> F:
     """Compile ``function`` with numba in nopython mode, cached on disk (``cache=True``: the
     compile cost is paid once per machine, later processes load the machine code)."""
     return cast(F, njit(cache=True)(function))
+
+
+@intrinsic
+def _ctpop(typingctx: Any, src: Any) -> Any:
+    """LLVM's ctpop (the CPU's popcount instruction: numba compiles for the host CPU)."""
+    if not isinstance(src, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+#: The number of set bits of a mask (one instruction), for bitboard kernels; typed for mypy.
+popcount = cast(Callable[[int], int], _ctpop)
+#: The index of a mask's lowest set bit (LLVM's cttz, one instruction); typed for mypy.
+trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
 
 
 @jit

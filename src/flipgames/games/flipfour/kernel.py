@@ -4,7 +4,10 @@ A position is ``(white, black, bishops, hand0, hand1, player)`` as in the refere
 (``white | black << 25 | bishops << 50 | hand0 << 75 | hand1 << 78 | player << 81``); action
 ids are the reference's (drops 0..49, moves 50..369, see :mod:`.notation`) and come out in
 the same ascending order. Random playouts, perft and the per-ply test entry all run in machine
-code; Python is called once per batch.
+code; Python is called once per batch. Bitboard loops walk set bits (lowest first, by
+trailing-zero count), and a random playout counts a position's actions by popcount and takes
+the drawn index into that ascending order without listing them, so it plays the game the
+list would give (``bench/c/flipfour_bitboard.c`` is the C yardstick of the same loops).
 
 The end of a game follows the reference, in its order: four in a row wins for the side that
 made it; else a side with no legal action loses; else the third occurrence of a position
@@ -34,7 +37,16 @@ from flipgames.games.flipfour.board import (
     WINDOWS_THROUGH,
 )
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES
-from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
+from flipgames.kernels.jit import (
+    FILTER_WORDS,
+    below,
+    jit,
+    occurrences,
+    popcount,
+    seeded,
+    store_playout,
+    trailing_zeros,
+)
 from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector, recorded_replay
 
 if TYPE_CHECKING:
@@ -55,6 +67,8 @@ _THROUGH = np.zeros((NUM_SQUARES, max(map(len, WINDOWS_THROUGH))), dtype=np.int6
 for _sq, _windows in enumerate(WINDOWS_THROUGH):
     _THROUGH[_sq, : len(_windows)] = _windows
 _THROUGH_COUNT = np.array([len(w) for w in WINDOWS_THROUGH], dtype=np.int64)
+#: Every square.
+_BOARD = (1 << NUM_SQUARES) - 1
 
 
 @jit
@@ -63,24 +77,79 @@ def _generate(
 ) -> int:
     """Write the actions of ``player`` (``hand`` pieces in hand) into ``out``, ascending
     (repetition ignored); return how many."""
-    occupied = white | black
+    empty = ~(white | black) & _BOARD
     n = 0
     if hand > 0:
         for face in range(2):
-            for sq in range(25):
-                if not (occupied >> sq) & 1:
-                    out[n] = face * 25 + sq
-                    n += 1
-    mine = black if player else white
-    for frm in range(25):
-        if (mine >> frm) & 1:
-            # Pieces leap: every empty square on the piece's lines is a target.
-            targets = reach[(bishops >> frm) & 1, frm] & ~occupied
-            for to in range(25):
-                if (targets >> to) & 1:
-                    out[n] = ids[frm * 25 + to]
-                    n += 1
+            rest = empty
+            while rest:
+                out[n] = face * 25 + trailing_zeros(rest)
+                n += 1
+                rest &= rest - 1
+    rest = black if player else white
+    while rest:
+        frm = trailing_zeros(rest)
+        rest &= rest - 1
+        # Pieces leap: every empty square on the piece's lines is a target.
+        targets = reach[(bishops >> frm) & 1, frm] & empty
+        while targets:
+            out[n] = ids[frm * 25 + trailing_zeros(targets)]
+            n += 1
+            targets &= targets - 1
     return n
+
+
+@jit
+def _count(white: int, black: int, bishops: int, hand: int, player: int, reach: I64) -> int:
+    """How many actions :func:`_generate` would write, by counting bits."""
+    empty = ~(white | black) & _BOARD
+    n = 2 * popcount(empty) if hand > 0 else 0
+    rest = black if player else white
+    while rest:
+        frm = trailing_zeros(rest)
+        rest &= rest - 1
+        n += popcount(reach[(bishops >> frm) & 1, frm] & empty)
+    return n
+
+
+@jit
+def _nth_bit(bits: int, index: int) -> int:
+    """The square of the ``index``-th lowest set bit of ``bits``."""
+    for _ in range(index):
+        bits &= bits - 1
+    return trailing_zeros(bits)
+
+
+@jit
+def _nth(
+    white: int,
+    black: int,
+    bishops: int,
+    hand: int,
+    player: int,
+    reach: I64,
+    ids: I64,
+    index: int,
+) -> int:
+    """The ``index``-th action of :func:`_generate`'s list, found without writing the list
+    (``0 <= index <`` :func:`_count`), so a random playout's draw picks what it would pick."""
+    empty = ~(white | black) & _BOARD
+    if hand > 0:
+        free = popcount(empty)
+        if index < 2 * free:
+            face = 1 if index >= free else 0
+            return face * 25 + _nth_bit(empty, index - face * free)
+        index -= 2 * free
+    rest = black if player else white
+    while True:
+        frm = trailing_zeros(rest)
+        rest &= rest - 1
+        targets: int = reach[(bishops >> frm) & 1, frm] & empty
+        here = popcount(targets)
+        if index < here:
+            action: int = ids[frm * 25 + _nth_bit(targets, index)]
+            return action
+        index -= here
 
 
 @jit
@@ -166,9 +235,15 @@ def _play(
     count = occurrences(history, 0, 0, seen)
     while True:
         n = 0
-        if not four:
-            hand = hand1 if player else hand0
+        hand = hand1 if player else hand0
+        # A random ply that is not recorded needs only the count and the drawn action.
+        listed = ply < legal.shape[0] or actions[ply] >= 0
+        if four:
+            pass
+        elif listed:
             n = _generate(white, black, bishops, hand, player, reach, ids, moves)
+        else:
+            n = _count(white, black, bishops, hand, player, reach)
         status = _status(four, n, count, player)
         if ply < legal.shape[0]:
             shown = n if status == ONGOING else 0
@@ -178,11 +253,16 @@ def _play(
         if status != ONGOING or ply >= max_plies:
             return status, ply
         action = actions[ply]
-        if action < 0:
-            action = moves[below(rng, n)]
-            actions[ply] = action
-        elif not np.any(moves[:n] == action):
+        if action >= 0 and not np.any(moves[:n] == action):
             return -1, ply
+        if action < 0:
+            index = below(rng, n)
+            action = (
+                moves[index]
+                if listed
+                else _nth(white, black, bishops, hand, player, reach, ids, index)
+            )
+            actions[ply] = action
         white, black, bishops, hand0, hand1, four = _apply(
             white,
             black,
