@@ -3,7 +3,8 @@ stepped in one call, for :mod:`flipgames.envs.vector`.
 
 Per environment: the agent's action (checked against the legal actions), the opponent's
 uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
-mask, all in machine code over :mod:`.kernel`'s move generator and apply. The bookkeeping
+mask, all in machine code over :mod:`.bitboard`'s move generator (legal actions in increasing
+id) and apply. The bookkeeping
 (seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
@@ -25,8 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.bitboard import _status
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.games.flipflop.bitboard import MAX_MOVES, Bitboard, _apply, _generate, _status
 from flipgames.games.flipflop.tensor import PLANES
 from flipgames.kernels.jit import occurrences
 from flipgames.kernels.vector import (
@@ -57,25 +57,29 @@ if TYPE_CHECKING:
     from flipgames.games.flipflop.kernel import FlipFlopKernel
 
 I64 = npt.NDArray[np.int64]
+#: The bitboard's lookups (:meth:`.Bitboard.args`): each side's own goal's mask, the attack
+#: masks, multipliers and attacks.
+Lookups = tuple[I64, I64, I64, I64]
 
 #: ``params``: White's goal, Black's goal, area, White's and Black's start, seat, ply cap.
 GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES = range(7)
 
 
 @batch_jit
-def _refresh(s: Arrays, e: int, rays: I64, lengths: I64, params: I64) -> None:
+def _refresh(s: Arrays, e: int, tables: Lookups, params: I64) -> None:
     """Generate ``e``'s legal actions and set its status."""
     board, meta, _, _, moves, _ = s
+    own_goal, masks, magics, attacks = tables
     n = _generate(
-        board[e, 0], board[e, 1], board[e, 2], meta[e, SIDE], rays, lengths,
-        params[GOAL0], params[GOAL1], params[AREA], moves[e],
+        board[e, 0], board[e, 1], board[e, 2], meta[e, SIDE], params[AREA],
+        own_goal[0] | own_goal[1], own_goal, masks, magics, attacks, moves[e],
     )  # fmt: skip
     meta[e, NMOVES] = n
     meta[e, STATUS] = _status(meta[e, COUNT], n, meta[e, SIDE])
 
 
 @batch_jit
-def _play(s: Arrays, e: int, action: int, rays: I64, lengths: I64, params: I64) -> None:
+def _play(s: Arrays, e: int, action: int, tables: Lookups, params: I64) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last capture)."""
     board, meta, history, seen, _, _ = s
@@ -91,21 +95,21 @@ def _play(s: Arrays, e: int, action: int, rays: I64, lengths: I64, params: I64) 
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
     meta[e, COUNT] = occurrences(history[e], quiet, 0, seen[e])
-    _refresh(s, e, rays, lengths, params)
+    _refresh(s, e, tables, params)
 
 
 @batch_jit
-def _reply(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64) -> None:
+def _reply(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
     meta, moves, rng = s[1], s[4], s[5]
     while opponent_to_move(meta, e, params[MAX_PLIES]):
         action = moves[e, draw(rng, e, meta[e, NMOVES])]
         record_reply(out, e, action, True)
-        _play(s, e, action, rays, lengths, params)
+        _play(s, e, action, tables, params)
 
 
 @batch_jit
-def _begin(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64) -> None:
+def _begin(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> None:
     """A new game in ``e``: the start position, the agent's seat, the opponent's first move
     when the agent plays second."""
     board, meta, history, seen, _, rng = s
@@ -114,8 +118,8 @@ def _begin(s: Arrays, out: Outputs, e: int, rays: I64, lengths: I64, params: I64
     board[e, 0], board[e, 1], board[e, 2] = white, black, 0
     history[e, 0, 0], history[e, 0, 1], history[e, 0, 2] = white, black, 0
     meta[e, COUNT] = occurrences(history[e], 0, 0, seen[e])
-    _refresh(s, e, rays, lengths, params)
-    _reply(s, out, e, rays, lengths, params)
+    _refresh(s, e, tables, params)
+    _reply(s, out, e, tables, params)
 
 
 @batch_jit
@@ -143,28 +147,28 @@ def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
 
 
 @batch_jit
-def _reset_all(s: Arrays, out: Outputs, rays: I64, lengths: I64, params: I64) -> None:
+def _reset_all(s: Arrays, out: Outputs, tables: Lookups, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
-        _begin(s, out, e, rays, lengths, params)
+        _begin(s, out, e, tables, params)
         _observe(s, out, e, params)
 
 
 @batch_jit
-def _step_all(s: Arrays, out: Outputs, actions: I64, rays: I64, lengths: I64, params: I64) -> None:
+def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Lookups, params: I64) -> None:
     meta = s[1]
     rewards, terminated, truncated, illegal = out[2], out[3], out[4], out[6]
     for e in range(len(actions)):
         clear(out, e)
         if meta[e, DONE]:  #: next-step autoreset, the action is ignored
-            _begin(s, out, e, rays, lengths, params)
+            _begin(s, out, e, tables, params)
         elif not agent_may_play(meta, s[4], e, actions[e]):
             rewards[e] = -1.0
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
         else:
-            _play(s, e, actions[e], rays, lengths, params)
-            _reply(s, out, e, rays, lengths, params)
+            _play(s, e, actions[e], tables, params)
+            _reply(s, out, e, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
         _observe(s, out, e, params)
 
@@ -182,10 +186,11 @@ class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
         self.params = np.array(
             [g.goals[0], g.goals[1], area, white, black, self.seat, max_plies], dtype=np.int64
         )
-        self.rays, self.lengths = g.rays, g.lengths
+        _, _, own_goal, masks, magics, attacks = Bitboard.of(g.size).args()
+        self.tables: Lookups = (own_goal, masks, magics, attacks)
 
     def _reset_all(self) -> None:
-        _reset_all(self.arrays(), self.outputs(), self.rays, self.lengths, self.params)
+        _reset_all(self.arrays(), self.outputs(), self.tables, self.params)
 
     def _step_all(self, actions: I64) -> None:
-        _step_all(self.arrays(), self.outputs(), actions, self.rays, self.lengths, self.params)
+        _step_all(self.arrays(), self.outputs(), actions, self.tables, self.params)
