@@ -10,6 +10,8 @@ environment must start a new game at the next step (next-step autoreset).
 
 from __future__ import annotations
 
+import copy
+
 import gymnasium
 import numpy as np
 import pytest
@@ -305,6 +307,27 @@ def test_reset_without_a_seed_continues_and_a_list_seeds_each_environment():
     resets = [envs.reset()[1] for _ in range(6)]
     draws = {(tuple(i["seat"]), tuple(i["replies"][:, 0])) for i in resets}
     assert len(draws) > 1
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_what_a_step_returned_stays_as_it_was(game_name):
+    # The batch writes every step into new arrays and returns them without copying: arrays
+    # returned earlier are never written again.
+    envs = make(game_name, num_envs=4, seed=9, seat=None)
+    returned = [envs.reset()]
+    kept = [copy.deepcopy(returned[0])]
+    for _ in range(30):
+        mask = returned[-1][0]["action_mask"]
+        actions = [int(np.flatnonzero(m)[0]) if m.any() else 0 for m in mask]
+        returned.append(envs.step(actions))
+        kept.append(copy.deepcopy(returned[-1]))
+    for now, then in zip(returned, kept, strict=True):
+        for a, b in zip(now, then, strict=True):
+            if isinstance(a, dict):
+                assert a.keys() == b.keys()
+                assert all(np.array_equal(a[key], b[key]) for key in a)
+            else:
+                assert np.array_equal(a, b)
 
 
 def test_it_is_a_gymnasium_vector_env_with_batched_spaces():

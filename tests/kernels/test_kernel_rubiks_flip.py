@@ -18,7 +18,14 @@ import pytest
 from flipgames import make
 from flipgames.core.game import State
 from flipgames.core.kernel import kernel_for
-from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel, pack
+from flipgames.games.rubiks_flip.kernel import (
+    GROUP_SHIFT,
+    MAX_GROUPS,
+    RubiksFlipKernel,
+    groups,
+    pack,
+)
+from flipgames.games.rubiks_flip.notation import PLACEMENTS
 from flipgames.games.rubiks_flip.rules import RubiksFlip
 from flipgames.solvers.perft import perft_counts
 
@@ -99,6 +106,25 @@ def test_mid_game_perft_equals_the_reference(options: dict[str, str]) -> None:
         assert [kernel.perft(state, depth) for depth in (1, 2, 3)] == expected
         checked += expected[-1] > 0
     assert checked >= 4
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=_id)
+def test_groups_hold_the_legal_actions_in_order(options: dict[str, str]) -> None:
+    # The vector batch counts, draws and masks the legal actions from groups() alone.
+    game, kernel = _kernel(options)
+    rng = random.Random(f"groups-{_id(options)}")
+    out = np.empty(MAX_GROUPS, dtype=np.int64)
+    for plies in [p % 15 for p in range(60)]:
+        state = _random_position(game, rng, plies)
+        if state.is_terminal():
+            continue
+        first, second, faces = pack(state)
+        expanded = []
+        for word in out[: groups(first, second, kernel.flap, kernel.king, out)].tolist():
+            part, squares = word >> GROUP_SHIFT, word & 0xFFFF
+            for square in (s for s in range(16) if squares >> s & 1):
+                expanded += [part * PLACEMENTS + 2 * square, part * PLACEMENTS + 2 * square + 1]
+        assert expanded == kernel.legal_actions(first, second, faces), state.history_notation()
 
 
 def test_perft_of_a_finished_game_is_zero() -> None:

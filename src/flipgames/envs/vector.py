@@ -158,19 +158,20 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
             raise RuntimeError("call reset() before step()")
         batch = self.batch
         batch.step(np.asarray(actions, dtype=np.int64).reshape(-1))
+        # The batch's outputs are new arrays every step (EnvBatch._fresh_outputs): no copies.
         return (
             self._observations(),
-            batch.rewards.copy(),
-            batch.terminated.copy(),
-            batch.truncated.copy(),
+            batch.rewards,
+            batch.terminated,
+            batch.truncated,
             self._infos(),
         )
 
     def _observations(self) -> Observation:
         batch = self.batch
         return {
-            "observation": batch.observations.reshape(self.num_envs, *self._shape).copy(),
-            "action_mask": batch.masks.copy(),
+            "observation": batch.observations.reshape(self.num_envs, *self._shape),
+            "action_mask": batch.masks,
         }
 
     def _infos(self) -> dict[str, Any]:
@@ -179,11 +180,11 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         return {
             "seat": batch.seats.copy(),
             "_seat": everywhere,
-            "opponent_action": batch.opponent_actions.copy(),
+            "opponent_action": batch.opponent_actions,
             "_opponent_action": everywhere.copy(),
-            "illegal_action": batch.illegal.copy(),
+            "illegal_action": batch.illegal,
             "_illegal_action": batch.illegal.copy(),
-            "replies": batch.replies.copy(),
+            "replies": batch.replies,
             "_replies": everywhere.copy(),
         }
 

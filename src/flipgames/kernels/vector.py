@@ -39,6 +39,7 @@ from typing import Any, Generic, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from flipgames.core.kernel import FIRST_WINS, ONGOING, SECOND_WINS
 from flipgames.kernels.jit import _splitmix64, jit
@@ -73,6 +74,9 @@ META = 8
 RANDOM_SEAT = -1
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The index of a mask's lowest set bit (LLVM's cttz, one instruction), typed for mypy.
+trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
 
 #: ``_nrt`` is numba's switch for compiling without its runtime (reference counts,
 #: allocation); its type stubs do not list it, hence a dict.
@@ -207,12 +211,8 @@ def write_mask(meta: I64, moves: I64, masks: npt.NDArray[np.int8], e: int) -> No
 def write_bits(observations: npt.NDArray[np.float32], e: int, offset: int, bits: int) -> None:
     """One plane of ``observations[e]`` (flat, from ``offset``): 1.0 at every set bit."""
     while bits:
-        low = bits & -bits
-        square = 0
-        while (low >> square) != 1:
-            square += 1
-        observations[e, offset + square] = 1.0
-        bits ^= low
+        observations[e, offset + trailing_zeros(bits)] = 1.0
+        bits &= bits - 1
 
 
 #: The game's kernel class a batch runs over.
@@ -225,12 +225,13 @@ class EnvBatch(ABC, Generic[K]):
     ``(kernel, num_envs, seat, max_plies)``, gives this constructor its game's sizes, and runs
     its compiled functions in :meth:`_reset_all` and :meth:`_step_all`.
 
-    After :meth:`reset` and after every :meth:`step`, the output arrays hold each
-    environment's observation (``observations``, flat), mask, reward, ``terminated``,
-    ``truncated``, the opponent's reply (``opponent_actions``, -1 if it did not act; at a
-    reset, its first move when the agent has the second seat), whether the agent's action
-    was illegal, and ``replies``: every ply played after the agent's action (the opponent's
-    actions and chance outcomes, in order, padded with -1; at most ``max_replies``).
+    After :meth:`reset` and after every :meth:`step`, the output arrays (new ones each time:
+    those of an earlier step stay as they were) hold each environment's observation
+    (``observations``, flat), mask, reward, ``terminated``, ``truncated``, the opponent's
+    reply (``opponent_actions``, -1 if it did not act; at a reset, its first move when the
+    agent has the second seat), whether the agent's action was illegal, and ``replies``:
+    every ply played after the agent's action (the opponent's actions and chance outcomes,
+    in order, padded with -1; at most ``max_replies``).
     """
 
     def __init__(
@@ -262,14 +263,10 @@ class EnvBatch(ABC, Generic[K]):
         self.seen = np.zeros((n, SEEN_WORDS), dtype=np.int64)
         self.moves = np.zeros((n, max_moves), dtype=np.int64)
         self.rng = seed_batch(np.zeros(n, dtype=np.uint64))
-        self.observations = np.zeros((n, planes), dtype=np.float32)
-        self.masks = np.zeros((n, num_actions), dtype=np.int8)
-        self.rewards = np.zeros(n, dtype=np.float64)
-        self.terminated = np.zeros(n, dtype=np.bool_)
-        self.truncated = np.zeros(n, dtype=np.bool_)
-        self.opponent_actions = np.full(n, -1, dtype=np.int64)
-        self.illegal = np.zeros(n, dtype=np.bool_)
-        self.replies = np.full((n, max_replies), -1, dtype=np.int64)
+        self._sizes = (planes, num_actions, max_replies)
+        self._fresh_outputs()
+        for array in self.outputs():
+            array.fill(0)
 
     @property
     def seats(self) -> I64:
@@ -293,6 +290,21 @@ class EnvBatch(ABC, Generic[K]):
             self.replies,
         )
 
+    def _fresh_outputs(self) -> None:
+        """New output arrays for the next reset or step. Every compiled reset and step writes
+        each environment's whole row of every output, so nothing is cleared here, and the
+        arrays of a step are never written again: the env hands them out without copying
+        them (the copies were a tenth of a Rubik's Flip step at 1,024 environments)."""
+        n, (planes, num_actions, max_replies) = self.num_envs, self._sizes
+        self.observations = np.empty((n, planes), dtype=np.float32)
+        self.masks = np.empty((n, num_actions), dtype=np.int8)
+        self.rewards = np.empty(n, dtype=np.float64)
+        self.terminated = np.empty(n, dtype=np.bool_)
+        self.truncated = np.empty(n, dtype=np.bool_)
+        self.opponent_actions = np.empty(n, dtype=np.int64)
+        self.illegal = np.empty(n, dtype=np.bool_)
+        self.replies = np.empty((n, max_replies), dtype=np.int64)
+
     def reset(self, seeds: U64 | None = None) -> None:
         """Start a new episode everywhere, environment ``e``'s generator seeded with
         ``seeds[e]`` (without seeds, every generator goes on where it was)."""
@@ -300,6 +312,7 @@ class EnvBatch(ABC, Generic[K]):
             if seeds.shape != (self.num_envs,):
                 raise ValueError(f"{len(seeds)} seeds given for {self.num_envs} environments")
             self.rng[:] = seed_batch(seeds.astype(np.uint64))
+        self._fresh_outputs()
         self._reset_all()
 
     def step(self, actions: I64) -> None:
@@ -313,6 +326,7 @@ class EnvBatch(ABC, Generic[K]):
             grown = np.zeros((self.num_envs, rows, 3), dtype=np.int64)
             grown[:, : len(self.history[0])] = self.history
             self.history = grown
+        self._fresh_outputs()
         self._step_all(actions.astype(np.int64))
 
     @abstractmethod

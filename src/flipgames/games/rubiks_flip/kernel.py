@@ -146,6 +146,44 @@ def generate(
     return n - start
 
 
+#: A group of legal actions (:func:`groups`) as one word: its flip part, then its squares.
+GROUP_SHIFT: Final = 16
+#: The most groups a position has: with flap, 8 opponent tiles x 4 directions.
+MAX_GROUPS: Final = 32
+
+
+@njit(cache=True)
+def groups(first: int, second: int, flap: int, king: int, out: npt.NDArray[np.int64]) -> int:
+    """The legal actions of a live position as groups, in :func:`generate`'s order, written
+    into ``out`` as ``part << GROUP_SHIFT | squares``: the actions ``part * PLACEMENTS + 2 *
+    square + face`` for every square of ``squares`` (ascending), face 0 then 1. Every group
+    has two actions per empty square, so the ``k``-th legal action is found, and the legal
+    actions counted or marked, without listing them; returns how many groups."""
+    occupied = first | second
+    empty = FULL ^ occupied
+    opponent = second if popcount(occupied) & 1 == 0 else first
+    n = 0
+    if flap:
+        for source in range(16):
+            if opponent >> source & 1:
+                for direction in range(4):
+                    target = FLAP_TARGETS[source, direction]
+                    if target >= 0 and empty >> target & 1:
+                        after = empty ^ (1 << source) ^ (1 << target)
+                        out[n] = (1 + 4 * source + direction) << GROUP_SHIFT | after
+                        n += 1
+    else:
+        unlocked = opponent & spread(empty, king)
+        for source in range(16):
+            if unlocked >> source & 1:
+                out[n] = (1 + source) << GROUP_SHIFT | empty
+                n += 1
+    if n == 0:
+        out[0] = empty
+        n = 1
+    return n
+
+
 @njit(cache=True)
 def play(
     first: int, second: int, faces: int, action: int, flap: int, king: int, mover_first: int
