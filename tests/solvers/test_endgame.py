@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from flipgames.core.endgame import EndgameTable, EndgameValue
 from flipgames.core.game import State
 from flipgames.games.flipflop.rules import FlipFlop
 from flipgames.solvers import endgame
+from flipgames.solvers.cache import MAX_FILE_BYTES
 
 pytestmark = pytest.mark.skipif(
     not has_endgame_tables(make("flipflop")), reason="kernels switched off (FLIPGAMES_KERNEL)"
@@ -221,6 +223,55 @@ def test_the_cache_stores_loads_and_rebuilds_a_corrupt_file(
     assert rebuilt is not None and rebuilt.value(state) == EndgameValue(1, 1)
     with np.load(path) as stored:
         assert np.array_equal(stored["pieces2"], layers()[0])
+
+
+def test_a_larger_table_is_built_on_the_cached_smaller_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each table size is a checkpoint of the next build: the 3-piece build reads the cached
+    2-piece layer and builds only the third, to the same tables as a build from nothing."""
+    from flipgames.games.flipflop import endgame as tables
+
+    monkeypatch.setenv("FLIPGAMES_CACHE", str(tmp_path))
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    assert endgame.endgame_table(GAME, 2) is not None
+    built: list[int] = []
+    build_layer = tables.build_layer
+
+    def counted(geometry: Any, n: int, *rest: Any) -> Any:
+        built.append(n)
+        return build_layer(geometry, n, *rest)
+
+    monkeypatch.setattr(tables, "build_layer", counted)
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    assert endgame.endgame_table(GAME, 3) is not None
+    assert built == [3]
+    with np.load(endgame.table_path(GAME, 3)) as stored:
+        assert all(
+            np.array_equal(stored[f"pieces{n}"], layer) for n, layer in enumerate(layers(), 2)
+        )
+
+
+def test_a_tables_own_size_bounds_what_loading_it_unpacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kernel = endgame.endgame_kernel(GAME)
+    assert kernel is not None and kernel.table_bytes(3) == 2 * (4_800 + 220_800)
+    # The 6-piece table (2.8 GB) is larger than any other cached file may be.
+    assert kernel.table_bytes(6) > MAX_FILE_BYTES
+    monkeypatch.setenv("FLIPGAMES_CACHE", str(tmp_path))
+    monkeypatch.setattr(endgame, "MAX_FILE_BYTES", 0)
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    assert endgame.endgame_table(GAME, 2) is not None
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    assert endgame.ready_endgame_table(GAME, 2) is not None  # its own size: it loads
+    path = endgame.table_path(GAME, 2)
+    with np.load(path) as stored:
+        arrays = {name: stored[name].copy() for name in stored.files}
+    np.savez(path, **arrays, padding=np.zeros(2**20, dtype=np.int16))  # 2 MB more
+    monkeypatch.setattr(endgame, "_MEMO", {})
+    assert endgame.ready_endgame_table(GAME, 2) is None
+    assert "unpacks to more than" in capsys.readouterr().err
 
 
 def test_a_probe_refuses_layers_of_the_wrong_shape_and_a_bad_size() -> None:

@@ -79,9 +79,17 @@ class EndgameKernel(Protocol):
         ...
 
     def build_endgame(
-        self, max_pieces: int, progress: Progress = silent
+        self,
+        max_pieces: int,
+        progress: Progress = silent,
+        known: Sequence[npt.NDArray[np.int16]] = (),
     ) -> list[npt.NDArray[np.int16]]:
-        """Compute the tables (one array per piece count, 2 first), reporting progress."""
+        """Compute the tables (one array per piece count, 2 first), reporting progress;
+        ``known`` are the first layers already built (a smaller table's), taken as they are."""
+        ...
+
+    def table_bytes(self, max_pieces: int) -> int:
+        """How many bytes the layers of a table of ``max_pieces`` hold (cheap: no table)."""
         ...
 
     def endgame_table(self, layers: Sequence[npt.NDArray[np.int16]]) -> EndgameTable:

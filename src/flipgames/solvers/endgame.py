@@ -67,28 +67,57 @@ def _digest(layers: list[npt.NDArray[np.int16]]) -> str:
 
 
 def _load(kernel: EndgameKernel, path: Path, max_pieces: int) -> EndgameTable | None:
+    layers = _layers(kernel, path, max_pieces)
+    if layers is None:
+        return None
+    try:
+        return kernel.endgame_table(layers)
+    except ValueError as exc:
+        _corrupt(path, exc)
+        return None
+
+
+def _layers(
+    kernel: EndgameKernel, path: Path, max_pieces: int
+) -> list[npt.NDArray[np.int16]] | None:
+    """The layers cached at ``path`` after their checks, or None (none, or corrupt)."""
     import numpy as np
 
     if not path.exists():
         return None
     try:
         # The sizes the archive declares bound what reading it unpacks (a zip bomb stops here).
+        # (Its own size bounds a table larger than any other cached file: 2.8 GB for 6 pieces.)
+        limit = max(MAX_FILE_BYTES, kernel.table_bytes(max_pieces) + 2**20)
         with zipfile.ZipFile(path) as archive:
-            if sum(info.file_size for info in archive.infolist()) > MAX_FILE_BYTES:
-                raise ValueError(f"it unpacks to more than {MAX_FILE_BYTES:,} bytes")
+            if sum(info.file_size for info in archive.infolist()) > limit:
+                raise ValueError(f"it unpacks to more than {limit:,} bytes")
         with np.load(path, allow_pickle=False) as stored:
             layers = [stored[f"pieces{n}"] for n in range(2, max_pieces + 1)]
             checksum = str(stored["sha256"])
         if checksum != _digest(layers):
             raise ValueError("its checksum does not match its contents")
-        return kernel.endgame_table(layers)
+        return layers
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
-        reason = (str(exc).splitlines() or ["unreadable"])[0][:200]
-        print(
-            f"flipgames: ignoring corrupt endgame table {path}: {reason}; rebuilding",
-            file=sys.stderr,
-        )
+        _corrupt(path, exc)
         return None
+
+
+def _corrupt(path: Path, exc: Exception) -> None:
+    reason = (str(exc).splitlines() or ["unreadable"])[0][:200]
+    print(
+        f"flipgames: ignoring corrupt endgame table {path}: {reason}; rebuilding", file=sys.stderr
+    )
+
+
+def _smaller(kernel: EndgameKernel, game: Game, pieces: int) -> list[npt.NDArray[np.int16]]:
+    """The layers of the largest smaller table in the disk cache (a build of ``pieces``
+    starts from them: each table size is a checkpoint of the next one's build), or none."""
+    for fewer in range(pieces - 1, 1, -1):
+        layers = _layers(kernel, table_path(game, fewer), fewer)
+        if layers is not None:
+            return layers
+    return []
 
 
 def _store(path: Path, layers: list[npt.NDArray[np.int16]]) -> None:
@@ -132,7 +161,7 @@ def _tables(
         if table is None:
             if not build:
                 return None
-            layers = kernel.build_endgame(pieces, progress)
+            layers = kernel.build_endgame(pieces, progress, _smaller(kernel, game, pieces))
             _store(path, layers)
             table = kernel.endgame_table(layers)
         _MEMO[memo_key] = table

@@ -17,8 +17,9 @@ side to move. On 5x5 that is 4,800 + 220,800 + 5,667,200 = 5,892,800 positions f
 draw. The only way a game ends inside a table is a side without a legal move, which loses, so
 an even distance is a loss for the side to move and an odd one a win (0: no legal move now).
 
-**Retrograde analysis**, one layer at a time, with the kernel's own move generation and apply
-(:func:`~.kernel._generate`, :func:`~.kernel._apply`) and no Python per position:
+**Retrograde analysis**, one layer at a time, with the bitboard kernel's move generation,
+apply and attack lookups (:func:`~.bitboard._generate`, :func:`~.bitboard._apply`,
+:func:`~.bitboard._reach`) and no Python per position:
 
 1. every position's legal moves are counted; a position without one is lost at distance 0;
    a capture's child is looked up in the layer below (a capture of the last enemy piece is a
@@ -60,7 +61,14 @@ import numpy.typing as npt
 
 from flipgames.core.endgame import EndgameValue
 from flipgames.core.progress import Progress, silent
-from flipgames.games.flipflop.kernel import MAX_MOVES, _apply, _generate
+from flipgames.games.flipflop.bitboard import (
+    MAX_MOVES,
+    Bitboard,
+    _apply,
+    _generate,
+    _reach,
+    trailing_zeros,
+)
 from flipgames.kernels.jit import grow, jit
 
 if TYPE_CHECKING:
@@ -69,6 +77,9 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 I16 = npt.NDArray[np.int16]
+#: The bitboard's tables (:meth:`.Bitboard.args`): area, both goals' mask, each side's own
+#: goal's mask, the attack lookups' masks, multipliers and attacks.
+Tables = tuple[int, int, I64, I64, I64, I64]
 
 #: The value of a drawn (or, while building, not yet settled) position.
 DRAW = -1
@@ -140,11 +151,12 @@ def _position(index: int, n: int, binom: I64, area: int) -> tuple[int, int, int,
 @jit
 def _classify(
     start: int, stop: int, n: int, lower: I16, table: I16, count: npt.NDArray[np.uint8],
-    rays: I64, lengths: I64, goal0: int, goal1: int, area: int, binom: I64,
+    tables: Tables, binom: I64,
 ) -> tuple[I64, I64, I64]:  # fmt: skip
     """Step 1 for positions ``start..stop-1`` of layer ``n``: count the legal moves, settle the
     positions without one (lost at 0), and list the captures' children as events. Returns
     the lost positions, and the events' distances and positions."""
+    area, goals, own_goal, masks, magics, attacks = tables
     lost = np.empty(64, dtype=np.int64)
     event_distance = np.empty(64, dtype=np.int64)
     event_position = np.empty(64, dtype=np.int64)
@@ -152,7 +164,9 @@ def _classify(
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     for index in range(start, stop):
         white, black, bishops, side = _position(index, n, binom, area)
-        moving = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+        moving = _generate(
+            white, black, bishops, side, area, goals, own_goal, masks, magics, attacks, moves
+        )
         if moving == 0:
             table[index] = 0
             lost = grow(lost, n_lost + 1)
@@ -203,10 +217,11 @@ def _settle_parent(
 @jit
 def _sweep(
     distance: int, settled: I64, events: I64, n: int, table: I16, count: npt.NDArray[np.uint8],
-    rays: I64, lengths: I64, goal0: int, goal1: int, area: int, binom: I64,
+    tables: Tables, binom: I64,
 ) -> I64:  # fmt: skip
     """Step 2 for one distance: the positions ``settled`` at ``distance`` and the capture
     ``events`` at it settle their predecessors; returns those settled at ``distance + 1``."""
+    area, _, own_goal, masks, magics, attacks = tables
     out = np.empty(64, dtype=np.int64)
     n_out = 0
     for k in range(len(events)):
@@ -217,26 +232,28 @@ def _sweep(
         mine = black if mover else white
         theirs = white if mover else black
         # In check (their piece on the mover's goal) the mover could only have captured.
-        if (theirs >> (goal1 if mover else goal0)) & 1:
+        if theirs & own_goal[mover]:
             continue
         occupied = white | black
-        for target in range(area):
-            if not (mine >> target) & 1:
-                continue
-            # The piece flipped as it moved: it came along the rays of its other face.
-            face = 1 - ((bishops >> target) & 1)
-            for d in range(4):
-                for step in range(lengths[target, face, d]):
-                    origin = rays[target, face, d, step]
-                    if (occupied >> origin) & 1:
-                        break
-                    moved = (1 << target) | (1 << origin)
-                    faces = (bishops & ~(1 << target)) | (face << origin)
-                    if mover == 0:
-                        parent = _index(white ^ moved, black, faces, 0, n, binom, area)
-                    else:
-                        parent = _index(white, black ^ moved, faces, 1, n, binom, area)
-                    out, n_out = _settle_parent(parent, distance, table, count, out, n_out)
+        rest = mine
+        while rest:
+            target = trailing_zeros(rest)
+            rest &= rest - 1
+            # The piece flipped as it moved: it came along the rays of its other face, from
+            # any empty square short of the first piece.
+            flipped = bishops ^ (1 << target)
+            face = (flipped >> target) & 1
+            origins = _reach(occupied, flipped, target, masks, magics, attacks) & ~occupied
+            while origins:
+                origin = trailing_zeros(origins)
+                origins &= origins - 1
+                moved = (1 << target) | (1 << origin)
+                faces = (bishops & ~(1 << target)) | (face << origin)
+                if mover == 0:
+                    parent = _index(white ^ moved, black, faces, 0, n, binom, area)
+                else:
+                    parent = _index(white, black ^ moved, faces, 1, n, binom, area)
+                out, n_out = _settle_parent(parent, distance, table, count, out, n_out)
     return out[:n_out]
 
 
@@ -246,14 +263,14 @@ def build_layer(geometry: Geometry, n: int, lower: I16, progress: Progress = sil
     area = geometry.area
     size = layer_size(area, n)
     binom = binomials(area, n)
-    tables = (geometry.rays, geometry.lengths, geometry.goals[0], geometry.goals[1], area)
+    tables = Bitboard.of(geometry.size).args()
     table = np.full(size, DRAW, dtype=np.int16)
     count = np.zeros(size, dtype=np.uint8)
     lost, distances, positions = [], [], []
     what = f"endgame tables: {n} pieces"
     for start in range(0, size, _CHUNK):
         stop = min(size, start + _CHUNK)
-        chunk = _classify(start, stop, n, lower, table, count, *tables, binom)
+        chunk = _classify(start, stop, n, lower, table, count, tables, binom)
         lost.append(chunk[0])
         distances.append(chunk[1])
         positions.append(chunk[2])
@@ -269,20 +286,23 @@ def build_layer(geometry: Geometry, n: int, lower: I16, progress: Progress = sil
             raise OverflowError(f"{what}: a distance beyond {_MAX_DISTANCE} plies")
         first, last = np.searchsorted(event_distance, [distance, distance + 1])
         events = event_position[first:last]
-        settled = _sweep(distance, settled, events, n, table, count, *tables, binom)
+        settled = _sweep(distance, settled, events, n, table, count, tables, binom)
         done += len(settled)
         distance += 1
         progress(f"{what}, distance {distance}", done=done, total=size)
     return table
 
 
-def build_tables(geometry: Geometry, max_pieces: int, progress: Progress = silent) -> list[I16]:
-    """The tables of 2..``max_pieces`` pieces, smallest first."""
+def build_tables(
+    geometry: Geometry, max_pieces: int, progress: Progress = silent, known: Sequence[I16] = ()
+) -> list[I16]:
+    """The tables of 2..``max_pieces`` pieces, smallest first; ``known`` are the first
+    layers, already built (those of a smaller table), kept as they are."""
     if not 2 <= max_pieces <= 2 * geometry.size:
         raise ValueError(f"an endgame table needs 2..{2 * geometry.size} pieces, not {max_pieces}")
-    layers: list[I16] = []
-    lower = np.zeros(0, dtype=np.int16)
-    for n in range(2, max_pieces + 1):
+    layers: list[I16] = list(known[: max_pieces - 1])
+    lower = layers[-1] if layers else np.zeros(0, dtype=np.int16)
+    for n in range(2 + len(layers), max_pieces + 1):
         lower = build_layer(geometry, n, lower, progress)
         layers.append(lower)
     return layers

@@ -428,10 +428,18 @@ class FlipFlop5x5Kernel(FlipFlopKernel):
         white, black, _, _ = self.unpack(key)
         return white != 0 and black != 0 and (white | black).bit_count() <= max_pieces
 
-    def build_endgame(self, max_pieces: int, progress: Progress = silent) -> list[I16]:
+    def build_endgame(
+        self, max_pieces: int, progress: Progress = silent, known: Sequence[I16] = ()
+    ) -> list[I16]:
         from flipgames.games.flipflop.endgame import build_tables
 
-        return build_tables(self.geometry, max_pieces, progress)
+        return build_tables(self.geometry, max_pieces, progress, known)
+
+    def table_bytes(self, max_pieces: int) -> int:
+        from flipgames.games.flipflop.endgame import layer_size
+
+        area = self.geometry.area
+        return sum(2 * layer_size(area, n) for n in range(2, max_pieces + 1))
 
     def endgame_table(self, layers: Sequence[I16]) -> FlipFlopEndgameTable:
         from flipgames.games.flipflop.endgame import FlipFlopEndgameTable
