@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.kernel import Kernel
+    from flipgames.games.flipfour.dfpn_kernel import FlipFourProofSearch
 
 PLAYER_NAMES: Final = ("White", "Black")
 
@@ -158,6 +159,13 @@ class FlipFour(Game):
         from flipgames.games.flipfour.kernel import kernel_for_game
 
         return kernel_for_game(self)
+
+    def proof_search(self) -> FlipFourProofSearch:
+        """The df-pn proof search (:mod:`.dfpn_kernel`; numba loads here, on first use) that
+        ``flipgames solve flipfour`` drives through :mod:`flipgames.solvers.dfpn`."""
+        from flipgames.games.flipfour.dfpn_kernel import FlipFourProofSearch
+
+        return FlipFourProofSearch()
 
 
 class FlipFourState(State):

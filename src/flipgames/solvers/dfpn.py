@@ -1,0 +1,390 @@
+"""Games too big to enumerate, proved by df-pn search, with checkpoints and a proof file.
+
+A game whose :class:`~flipgames.core.game.Game` offers ``proof_search()`` (FlipFour: a
+depth-first proof-number search in numba, :mod:`flipgames.games.flipfour.dfpn_kernel`) is
+solved here by asking two questions in turn: does the side to move force a win, and does the
+other side? A yes is a win (or a loss) with a proof; two noes are a draw. The search runs in
+chunks of nodes, so that between chunks this module reports progress (the root's proof and
+disproof numbers, nodes, rate), writes checkpoints and honours a time limit:
+
+- **Memory** is the transposition table (``memory`` bytes, a power of two entries); when it
+  is full a bucket replaces its cheapest entry, so a small table only costs speed.
+- **Checkpoints**: every ``every`` seconds (and when stopping) the table's entries and the
+  questions answered so far go to ``DIR/table-N.npz`` and ``DIR/state.json`` (each written to
+  a temporary file and renamed, the state last, so a stop at any moment leaves the previous
+  checkpoint whole). Running again with the same folder resumes, here or on another machine.
+- **Proofs**: :func:`write_proof` replays the proven table from the start into JSON lines
+  (:mod:`flipgames.solvers.proof` documents the format and checks it with the reference
+  rules), re-searching any position whose entry was replaced.
+
+>>> from flipgames import make
+>>> game = make("flipfour")
+>>> solver = Solver(game, game.from_position("5/5/RRR1b/bb3/b4 w 10"), memory=1 << 20)
+>>> report = solver.solve()
+>>> report.value, report.phases[0].status, report.phases[0].plies
+('win', 'proven', 1)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from flipgames.core.errors import FlipgamesError, quote
+from flipgames.core.game import Game, State
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: Bump when a checkpoint's layout changes (an old one is then refused, not misread).
+VERSION = 1
+#: Nodes per call of the compiled search: a progress line and a clock check between calls.
+CHUNK = 2_000_000
+#: Seconds between checkpoints unless told.
+DEFAULT_EVERY = 300.0
+#: A ``dep`` that rests on nothing (the kernel's FREE).
+FREE = 1 << 40
+STATE_FILE = "state.json"
+
+
+class DfpnError(FlipgamesError, ValueError):
+    """A proof search that cannot run: no search for the game, a bad checkpoint, a proof that
+    cannot be rebuilt."""
+
+
+class ProofSearch(Protocol):
+    """What a game's ``proof_search()`` offers (positions are opaque tuples of ints)."""
+
+    entry_bytes: int
+    infinity: int
+
+    def root(self, key: int) -> tuple[int, ...]: ...
+
+    def to_move(self, position: Any) -> int: ...
+
+    def key(self, position: Any) -> tuple[int, int]: ...
+
+    def new_table(self, entries: int) -> Any: ...
+
+    def run(
+        self, position: Any, attacker: int, table: Any, stats: Any, budget: int
+    ) -> tuple[int, int, int, int]: ...
+
+    def children(self, position: Any) -> list[tuple[int, Any, bool]]: ...
+
+    def entry(self, position: Any, table: Any) -> tuple[int, int, int] | None: ...
+
+    def entries(self, table: Any) -> dict[str, npt.NDArray[np.int64]]: ...
+
+    def load(self, table: Any, columns: dict[str, npt.NDArray[np.int64]], stats: Any) -> None: ...
+
+    def position_text(self, position: Any) -> str: ...
+
+    def action_text(self, action: int) -> str: ...
+
+
+def proof_search(game: Game) -> ProofSearch | None:
+    """``game``'s df-pn search, or None (none offered, or ``FLIPGAMES_KERNEL=python``)."""
+    maker = getattr(game, "proof_search", None)
+    if maker is None or os.environ.get("FLIPGAMES_KERNEL") == "python":
+        return None
+    search: ProofSearch = maker()
+    return search
+
+
+@dataclass
+class Phase:
+    """One question: does ``attacker`` force a win from the start?"""
+
+    attacker: int
+    #: ``proven``, ``disproven``, ``open`` (stopped first) or ``depth-limit`` (the search
+    #: ran into its depth limit: no answer).
+    status: str = "open"
+    pn: int = 1
+    dn: int = 1
+    #: Plies to the win (an upper bound) when proven.
+    plies: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Report:
+    """What a solve found: ``value`` for the side to move at ``start`` (None: not known)."""
+
+    game: str
+    start: str
+    value: str | None
+    phases: list[Phase] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    table_bytes: int = 0
+    table_used: int = 0
+    resumed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def table_entries(memory: int, entry_bytes: int) -> int:
+    """A power of two of entries within ``memory`` bytes (at least one bucket of 4)."""
+    return max(4, 1 << max(2, (memory // entry_bytes).bit_length() - 1))
+
+
+class Solver:
+    """One solve of ``state`` (default: the start) with a table of ``memory`` bytes,
+    checkpointing to ``checkpoint`` every ``every`` seconds and reporting lines to
+    ``report`` (nothing by default)."""
+
+    def __init__(
+        self,
+        game: Game,
+        state: State | None = None,
+        memory: int = 1 << 30,
+        checkpoint: Path | None = None,
+        every: float = DEFAULT_EVERY,
+        report: Callable[[str], None] = lambda line: None,
+    ) -> None:
+        import numpy as np  # only when a solve runs: `flipgames --help` never loads numpy
+
+        search = proof_search(game)
+        if search is None:
+            raise DfpnError(f"{game.name} has no proof search (df-pn runs on FlipFour)")
+        self.game, self.search = game, search
+        self.state = game.new_initial_state() if state is None else state
+        if self.state.is_terminal():
+            raise DfpnError("the position is over: there is nothing to prove")
+        key = self.state.key()
+        assert isinstance(key, int)
+        self.position = search.root(key)
+        self.start = self.state.position()
+        try:
+            self.table = search.new_table(table_entries(memory, search.entry_bytes))
+        except MemoryError:
+            raise DfpnError(
+                f"cannot allocate a {memory / 2**30:g} GiB table: lower --memory"
+            ) from None
+        self.stats = np.zeros(7, dtype=np.int64)
+        self.checkpoint, self.every, self.say = checkpoint, every, report
+        mover = self.state.current_player
+        self.phases = [Phase(attacker=mover), Phase(attacker=1 - mover)]
+        self.nodes, self.seconds, self.generation, self.resumed = 0, 0.0, 0, False
+        if checkpoint is not None:
+            self._resume(checkpoint)
+
+    @property
+    def table_bytes(self) -> int:
+        return sum(column.nbytes for column in self.table)
+
+    # --- the search ---------------------------------------------------------------------
+
+    def solve(self, max_time: float | None = None, max_nodes: int | None = None) -> Report:
+        """Answer the questions still open, stopping (status ``open``) after ``max_time``
+        seconds or ``max_nodes`` nodes of this call; checkpoint on the way and at the end."""
+        started = time.monotonic()
+        spent_before = self.nodes
+        last_save = started
+        for phase in self.phases:
+            if phase.status != "open" or self._value() is not None:
+                continue
+            if phase.nodes == 0:
+                # Entries are numbers for one attacker: the other question starts afresh.
+                for column in self.table:
+                    column[:] = 0
+                self.stats[5] = 0
+            while phase.status == "open":
+                budget = CHUNK
+                if max_nodes is not None:
+                    budget = min(budget, max_nodes - (self.nodes - spent_before))
+                if budget <= 0 or (max_time is not None and time.monotonic() - started >= max_time):
+                    break
+                self._chunk(phase, budget)
+                now = time.monotonic()
+                if self.checkpoint is not None and now - last_save >= self.every:
+                    self.save()
+                    last_save = now
+            if phase.status == "open":
+                break  # stopped: the next question waits for this one's answer
+        if self.checkpoint is not None:
+            self.save()
+        return self.report()
+
+    def _chunk(self, phase: Phase, budget: int) -> None:
+        before, clock = int(self.stats[0]), time.monotonic()
+        pn, dn, plies, dep = self.search.run(
+            self.position, phase.attacker, self.table, self.stats, budget
+        )
+        spent, took = int(self.stats[0]) - before, time.monotonic() - clock
+        self.nodes += spent
+        self.seconds += took
+        phase.nodes += spent
+        phase.seconds += took
+        phase.pn, phase.dn, phase.plies = pn, dn, plies
+        if pn == 0:
+            phase.status = "proven"
+        elif dn == 0:
+            phase.status = "disproven" if dep >= FREE else "depth-limit"
+        used = int(self.stats[5])
+        name = self.game.player_names[phase.attacker]
+        self.say(
+            f"{name} wins? pn {pn:,} dn {dn:,} ({phase.status}); {self.nodes:,} nodes, "
+            f"{spent / max(took, 1e-9):,.0f} nodes/s, {self.seconds:,.0f} s searched, table "
+            f"{min(used, len(self.table[0])) / len(self.table[0]):.0%} full"
+        )
+
+    def _value(self) -> str | None:
+        first, second = self.phases
+        if first.status == "proven":
+            return "win"
+        if first.status == "disproven" and second.status == "proven":
+            return "loss"
+        if first.status == "disproven" and second.status == "disproven":
+            return "draw"
+        return None
+
+    def report(self) -> Report:
+        return Report(
+            game=self.game.name,
+            start=self.start,
+            value=self._value(),
+            phases=list(self.phases),
+            nodes=self.nodes,
+            seconds=round(self.seconds, 3),
+            table_bytes=self.table_bytes,
+            table_used=int((self.table[0] != 0).sum()),
+            resumed=self.resumed,
+        )
+
+    # --- checkpoints --------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write the checkpoint (the table first, then the state that names it)."""
+        import numpy as np
+
+        folder = self.checkpoint
+        assert folder is not None
+        folder.mkdir(parents=True, exist_ok=True)
+        self.generation += 1
+        table_name = f"table-{self.generation}.npz"
+        temporary = folder / f".{table_name}.tmp"
+        with temporary.open("wb") as handle:
+            np.savez(handle, allow_pickle=False, **self.search.entries(self.table))
+        os.replace(temporary, folder / table_name)
+        state = {
+            "version": VERSION,
+            "game": self.game.name,
+            "start": self.start,
+            "table": table_name,
+            "generation": self.generation,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "phases": [asdict(phase) for phase in self.phases],
+        }
+        temporary = folder / f".{STATE_FILE}.tmp"
+        temporary.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
+        os.replace(temporary, folder / STATE_FILE)
+        for old in folder.glob("table-*.npz"):
+            if old.name != table_name:
+                old.unlink(missing_ok=True)
+
+    def _resume(self, folder: Path) -> None:
+        import numpy as np
+
+        path = folder / STATE_FILE
+        if not path.exists():
+            return
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+            if state.get("version") != VERSION:
+                raise DfpnError(
+                    f"{path}: a checkpoint of another version ({state.get('version')}); "
+                    "use a new folder"
+                )
+            if state["game"] != self.game.name or state["start"] != self.start:
+                raise DfpnError(
+                    f"{path}: a checkpoint of {state['game']} from {quote(state['start'])}, "
+                    f"not of {self.game.name} from {quote(self.start)}: use another folder"
+                )
+            with np.load(folder / state["table"]) as columns:
+                self.search.load(self.table, dict(columns), self.stats)
+            self.phases = [Phase(**phase) for phase in state["phases"]]
+            self.nodes, self.seconds = int(state["nodes"]), float(state["seconds"])
+            self.generation = int(state["generation"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            if isinstance(exc, DfpnError):
+                raise
+            raise DfpnError(f"{folder}: not a readable checkpoint ({exc})") from None
+        self.resumed = True
+        self.say(f"resumed from {folder}: {self.nodes:,} nodes searched before")
+
+    # --- proofs -------------------------------------------------------------------------
+
+    def proof_lines(self, budget: int = 50_000_000) -> Iterator[dict[str, Any]]:
+        """The claim and the prover's positions of a proven value (win or loss), read from the
+        table (a position whose entries were replaced is searched again, within ``budget``
+        nodes each)."""
+        value = self._value()
+        if value not in ("win", "loss"):
+            raise DfpnError(
+                "a proof file needs a proven win or loss"
+                + (" (a draw's two strategies are not written yet)" if value == "draw" else "")
+            )
+        attacker = self.phases[0 if value == "win" else 1].attacker
+        yield {"game": self.game.name, "start": self.start, "value": value}
+        seen: set[tuple[int, int]] = set()
+        stack = [self.position]
+        while stack:
+            position = stack.pop()
+            key = self.search.key(position)
+            if key in seen:
+                continue
+            seen.add(key)
+            if self.search.to_move(position) != attacker:
+                for _, reply, four in self.search.children(position):
+                    if four:
+                        raise DfpnError(f"{self.search.position_text(position)}: not a proof")
+                    stack.append(reply)
+                continue
+            action, child, four = self._winning_move(position, attacker, budget)
+            yield {
+                "position": self.search.position_text(position),
+                "value": "win",
+                "move": self.search.action_text(action),
+            }
+            if not four:
+                stack.append(child)
+
+    def _winning_move(self, position: Any, attacker: int, budget: int) -> tuple[int, Any, bool]:
+        """The attacker's move at ``position`` with the fewest plies to the win known."""
+        for attempt in range(2):
+            best: tuple[int, int, Any, bool] | None = None
+            for action, child, four in self.search.children(position):
+                if four:
+                    return action, child, True
+                entry = self.search.entry(child, self.table)
+                if entry is not None and entry[0] == 0 and (best is None or entry[2] < best[0]):
+                    best = (entry[2], action, child, False)
+            if best is not None:
+                return best[1], best[2], best[3]
+            if attempt == 0:  # the entries were replaced: prove this position again
+                self.search.run(position, attacker, self.table, self.stats, budget)
+        raise DfpnError(f"{self.search.position_text(position)}: cannot rebuild the proof here")
+
+
+def write_proof(solver: Solver, path: Path) -> int:
+    """Write the proof as JSON lines (a temporary file renamed at the end); return the
+    number of positions."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    count = 0
+    with temporary.open("w", encoding="utf-8") as handle:
+        for line in solver.proof_lines():
+            handle.write(json.dumps(line) + "\n")
+            count += 1
+    os.replace(temporary, path)
+    return count - 1
