@@ -293,13 +293,16 @@ def build_layer(geometry: Geometry, n: int, lower: I16, progress: Progress = sil
     return table
 
 
-def build_tables(geometry: Geometry, max_pieces: int, progress: Progress = silent) -> list[I16]:
-    """The tables of 2..``max_pieces`` pieces, smallest first."""
+def build_tables(
+    geometry: Geometry, max_pieces: int, progress: Progress = silent, known: Sequence[I16] = ()
+) -> list[I16]:
+    """The tables of 2..``max_pieces`` pieces, smallest first; ``known`` are the first
+    layers, already built (those of a smaller table), kept as they are."""
     if not 2 <= max_pieces <= 2 * geometry.size:
         raise ValueError(f"an endgame table needs 2..{2 * geometry.size} pieces, not {max_pieces}")
-    layers: list[I16] = []
-    lower = np.zeros(0, dtype=np.int16)
-    for n in range(2, max_pieces + 1):
+    layers: list[I16] = list(known[: max_pieces - 1])
+    lower = layers[-1] if layers else np.zeros(0, dtype=np.int16)
+    for n in range(2 + len(layers), max_pieces + 1):
         lower = build_layer(geometry, n, lower, progress)
         layers.append(lower)
     return layers
