@@ -15,9 +15,10 @@ How a layer is expanded, with no Python per position: every position of a breadt
 layer has the same side to move (each move hands the turn over), so the legal targets of a
 piece depend only on its square, its face, which squares are occupied and whether an enemy
 piece stands on each of the two goals (that decides captures and check). A table built once
-holds, for every such combination, the piece's targets in the kernel's order (direction by
-direction, nearest square first); a layer is a few array lookups into it. New positions are
-numbered in the order they first appear, which is the kernel's first-in first-out order.
+holds, for every such combination, the piece's targets in the kernel's order (increasing
+square, as the bitboard kernel lists them); a layer is a few array lookups into it. New
+positions are numbered in the order they first appear, which is the kernel's first-in
+first-out order.
 
 >>> from flipgames import make
 >>> game = make("flipflop-3x3")
@@ -144,7 +145,12 @@ class MoveTable:
                 )
                 count += legal
                 open_ray &= exists & ~taken
-        rows = targets[..., :width].reshape(2, -1, width)
+        # The kernel lists a piece's targets by increasing square: sort each row (found
+        # direction by direction), the -1 padding last.
+        found = targets[..., :width]
+        found = np.where(found < 0, np.int8(127), found)
+        found.sort(axis=-1)
+        rows = np.where(found == 127, np.int8(-1), found).reshape(2, -1, width)
         none = np.full((2, 1, width), -1, dtype=np.int8)
         packed = np.ascontiguousarray(np.concatenate([rows, none], axis=1))
         boards = np.arange(1 << area, dtype=np.int64)

@@ -1,11 +1,12 @@
 """FlipFlop's compiled kernel (5x5 and 3x3, one implementation parameterised by size).
 
 The same rules as :mod:`.rules` over plain ``int64`` bitboards (bit ``sq`` for square ``sq``,
-``a1 = 0``, rank-major, as there), compiled by numba: move generation walks each piece's four
-rays from tables built once per size; a whole enumeration is one call into machine code, so
-Python runs once per batch, never once per ply. Random playouts and perft run on the faster
-bitboard kernel with precomputed attacks (:mod:`.bitboard`), the same rules move for move.
-The tests in ``tests/kernels/`` check it against the reference engine ply by ply.
+``a1 = 0``, rank-major, as there), compiled by numba: every path runs on the bitboard kernel
+with precomputed attacks (:mod:`.bitboard`): playouts, perft and replays here, the 3x3
+enumeration below, and the kernel's MCTS, alpha-beta, batch of environments and endgame
+tables (:mod:`.mcts_kernel`, :mod:`.search_kernel`, :mod:`.vector_kernel`, :mod:`.endgame`).
+A whole enumeration is one call into machine code, so Python runs once per batch, never once
+per ply. The tests in ``tests/kernels/`` check it against the reference engine ply by ply.
 
 A position is ``(white, black, bishops, side)`` as in the reference key
 (``white | black << A | bishops << 2A | side << 3A`` for ``A = N*N``); action ids are the
@@ -35,28 +36,13 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.game import TERMINAL
-from flipgames.core.kernel import (
-    DRAWN,
-    ONGOING,
-    PlayoutBatch,
-    PositionGraph,
-    Replay,
-)
+from flipgames.core.kernel import PlayoutBatch, PositionGraph, Replay
 from flipgames.core.progress import Progress, silent
 from flipgames.games.flipflop.batch_graph import board_tables
-
-# One status rule for both boards: the bitboard's.
-from flipgames.games.flipflop.bitboard import Bitboard, _status
+from flipgames.games.flipflop.bitboard import MAX_MOVES, Bitboard, _apply, _generate
 from flipgames.games.flipflop.geometry import Geometry
-from flipgames.kernels.jit import (
-    FILTER_WORDS,
-    below,
-    grow,
-    jit,
-    occurrences,
-    seeded,
-)
-from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector, recorded_replay
+from flipgames.kernels.jit import grow, jit
+from flipgames.kernels.parts import HasMCTS, HasSearcher, HasVector
 
 if TYPE_CHECKING:
     from flipgames.core.game import State
@@ -66,132 +52,7 @@ if TYPE_CHECKING:
 I64 = npt.NDArray[np.int64]
 I16 = npt.NDArray[np.int16]
 
-#: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
-MAX_MOVES = 64
-
-
 # --- compiled core ----------------------------------------------------------------------------
-
-
-@jit
-def _generate(
-    white: int,
-    black: int,
-    bishops: int,
-    side: int,
-    rays: I64,
-    lengths: I64,
-    goal0: int,
-    goal1: int,
-    area: int,
-    out: I64,
-) -> int:
-    """Write the legal action ids of the side to move into ``out`` (repetition ignored);
-    return how many. Pieces never leap; only an enemy piece on a goal can be captured; in
-    check only captures on one's own goal are legal."""
-    if side == 0:
-        mine, enemy, goal = white, black, goal0
-    else:
-        mine, enemy, goal = black, white, goal1
-    occupied = white | black
-    capturable = enemy & ((1 << goal0) | (1 << goal1))
-    check = (enemy >> goal) & 1
-    n = 0
-    for sq in range(area):
-        if not (mine >> sq) & 1:
-            continue
-        face = (bishops >> sq) & 1
-        base = sq * area
-        for d in range(4):
-            for k in range(lengths[sq, face, d]):
-                target = rays[sq, face, d, k]
-                if not (occupied >> target) & 1:
-                    if not check:
-                        out[n] = base + target
-                        n += 1
-                    continue
-                if (capturable >> target) & 1 and (not check or target == goal):
-                    out[n] = base + target
-                    n += 1
-                break
-    return n
-
-
-@jit
-def _apply(
-    white: int, black: int, bishops: int, side: int, action: int, area: int
-) -> tuple[int, int, int, bool]:
-    """The position after ``action`` (pieces and faces; the side to move flips), and whether
-    it captured."""
-    origin_bit = 1 << (action // area)
-    target_bit = 1 << (action % area)
-    moved = origin_bit | target_bit
-    if side == 0:
-        captured = black & target_bit
-        white ^= moved
-        black ^= captured
-    else:
-        captured = white & target_bit
-        black ^= moved
-        white ^= captured
-    # The moved piece lands showing its other face; a captured piece's face leaves with it.
-    if bishops & origin_bit:
-        bishops &= ~moved
-    else:
-        bishops = (bishops & ~moved) | target_bit
-    return white, black, bishops, captured != 0
-
-
-@jit
-def _play(
-    actions: I64,
-    rng: npt.NDArray[np.uint64],
-    max_plies: int,
-    white: int,
-    black: int,
-    rays: I64,
-    lengths: I64,
-    goal0: int,
-    goal1: int,
-    area: int,
-    history: I64,
-    seen: I64,
-    moves: I64,
-    legal: I64,
-) -> tuple[int, int]:
-    """Play one game from the start: the given ``actions`` while they last (``-1`` ends
-    them), then uniformly random ones, to the end or ``max_plies``. Records the actions
-    played into ``actions`` and, when ``legal`` has rows, every position's sorted legal
-    actions (padded with -1; status in the last column). Returns (status, plies); an
-    unfinished game has status ONGOING. An illegal given action stops with status -1."""
-    bishops, side, ply, since = 0, 0, 0, 0
-    seen[:] = 0
-    history[0, 0], history[0, 1], history[0, 2] = white, black, bishops
-    count = occurrences(history, 0, 0, seen)
-    while True:
-        n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
-        status = _status(count, n, side)
-        if ply < legal.shape[0]:
-            ordered = np.sort(moves[:n]) if status != DRAWN else moves[:0]
-            legal[ply, : len(ordered)] = ordered
-            legal[ply, len(ordered) : -1] = -1
-            legal[ply, -1] = status
-        if status != ONGOING or ply >= max_plies:
-            return status, ply
-        action = actions[ply]
-        if action < 0:
-            action = moves[below(rng, n)]
-            actions[ply] = action
-        elif not np.any(moves[:n] == action):
-            return -1, ply
-        white, black, bishops, captured = _apply(white, black, bishops, side, action, area)
-        side ^= 1
-        ply += 1
-        history[ply, 0], history[ply, 1], history[ply, 2] = white, black, bishops
-        if captured:
-            since = ply
-            seen[:] = 0
-        count = occurrences(history, ply, since, seen)
 
 
 @jit
@@ -222,18 +83,16 @@ def _dense_index(key: int, area: int, place: I64) -> int:
 @jit
 def _enumerate(
     start: int,
-    rays: I64,
-    lengths: I64,
-    goal0: int,
-    goal1: int,
-    area: int,
+    tables: tuple[int, int, I64, I64, I64, I64],
     mirror: I64,
     place: I64,
     fold: bool,
 ) -> tuple[I64, I64, I64, I64]:
     """Breadth-first, every position reachable from ``start`` (canonical keys when
     ``fold``): keys, status (side to move, or -1 for no legal move), edge starts, edge
-    children."""
+    children (in increasing action id, :func:`.bitboard._generate`'s order, which the numpy
+    builder :mod:`.batch_graph` follows)."""
+    area, goals, own_goal, masks, magics, attacks = tables
     index = np.full(2 * 5**area, -1, dtype=np.int32)
     keys = np.empty(1024, dtype=np.int64)
     status = np.empty(1024, dtype=np.int64)
@@ -249,7 +108,9 @@ def _enumerate(
         key = keys[node]
         white, black = key & mask, (key >> area) & mask
         bishops, side = (key >> (2 * area)) & mask, key >> (3 * area)
-        n = _generate(white, black, bishops, side, rays, lengths, goal0, goal1, area, moves)
+        n = _generate(
+            white, black, bishops, side, area, goals, own_goal, masks, magics, attacks, moves
+        )
         status[node] = side if n else -1
         edge_start[node] = edges
         children = grow(children, edges + n)
@@ -287,10 +148,6 @@ class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
         self.name = name
         self.geometry = Geometry.of(size)
 
-    def _tables(self) -> tuple[I64, I64, int, int, int]:
-        g = self.geometry
-        return g.rays, g.lengths, g.goals[0], g.goals[1], g.area
-
     def unpack(self, key: int) -> tuple[int, int, int, int]:
         """``(white, black, bishops, side)`` of a reference ``State.key()``."""
         area = self.geometry.area
@@ -309,29 +166,11 @@ class FlipFlopKernel(HasMCTS, HasSearcher, HasVector):
         return Bitboard.of(self.geometry.size).traced_playouts(n, seed, max_plies, record)
 
     def replay(self, actions: list[int]) -> Replay:
-        """Play ``actions`` from the start through this module's compiled loop, recording
-        every position's legal actions and status (the differential tests' entry for
-        :func:`_generate`, which MCTS, alpha-beta, the vector env and the endgame tables
-        build on; playouts and perft run on :mod:`.bitboard`, tested on their own). Stops
-        where the game ends or at the first action the kernel finds illegal (then fewer
-        actions come back than were given)."""
-        plies = len(actions)
-        given = np.array([*actions, -1], dtype=np.int64)
-        legal = np.zeros((plies + 1, MAX_MOVES + 1), dtype=np.int64)
-        white, black = self.geometry.start
-        status, played = _play(
-            given,
-            seeded(0),
-            plies,
-            white,
-            black,
-            *self._tables(),
-            np.zeros((plies + 1, 3), dtype=np.int64),
-            np.zeros(FILTER_WORDS, dtype=np.int64),
-            np.zeros(MAX_MOVES, dtype=np.int64),
-            legal,
-        )
-        return recorded_replay(given, legal, played, status)
+        """Play ``actions`` from the start in the compiled loop, recording every position's
+        legal actions (increasing) and status: the differential tests' entry for the move
+        generator every path builds on. Stops where the game ends or at the first action the
+        kernel finds illegal (then fewer actions come back than were given)."""
+        return Bitboard.of(self.geometry.size).replay(actions)
 
     def perft(self, state: State, depth: int) -> int:
         """perft from a reference state (repetition ignored, as the ruling defines it)."""
@@ -394,7 +233,11 @@ class FlipFlop3x3Kernel(FlipFlopKernel):
         white, black = self.geometry.start
         area = self.geometry.area
         keys, status, edge_start, children = _enumerate(
-            white | black << area, *self._tables(), self.mirror, self.place, fold
+            white | black << area,
+            Bitboard.of(self.geometry.size).args(),
+            self.mirror,
+            self.place,
+            fold,
         )
         progress("enumerating positions", done=len(keys), total=len(keys))
         lost = status < 0
