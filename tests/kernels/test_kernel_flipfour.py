@@ -18,11 +18,13 @@ import pytest
 from flipgames import make
 from flipgames.core.game import State
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
+from flipgames.games.flipfour.board import WINDOWS
 from flipgames.games.flipfour.kernel import (
     _MOVE_IDS,
     _REACH,
     FlipFourKernel,
     _count,
+    _four,
     _generate,
     _nth,
 )
@@ -172,6 +174,22 @@ def test_no_legal_move_loses_in_the_kernel_too() -> None:
 def test_perft_from_the_start_is_golden() -> None:
     start = make("flipfour").new_initial_state()
     assert [kernel().perft(start, d) for d in range(5)] == [1, *GOLDEN]
+    # perft(5): the count of the kernel's earlier square-by-square loops and of the C
+    # yardstick bench/c/flipfour_bitboard.c (tests/test_yardstick_flipfour.py).
+    assert kernel().perft(start, 5) == 332_710_576
+
+
+def test_four_by_shifts_is_four_in_a_window() -> None:
+    """perft's four-in-a-row test (shifts, no tables) against the 28 windows: every window,
+    every window missing one square or with its side's other squares filled, and random
+    masks of 4 to 12 pieces."""
+    rng = random.Random(11)
+    masks = [*WINDOWS, *(w & ~(w & -w) for w in WINDOWS)]
+    masks += [w ^ (1 << s) for w in WINDOWS for s in range(25) if w >> s & 1]
+    masks += [sum(1 << s for s in rng.sample(range(25), rng.randrange(4, 13))) for _ in range(5000)]
+    for mask in masks:
+        assert _four(mask) == any(w & mask == w for w in WINDOWS), bin(mask)
+    assert not _four(0b11110 << 3)  # e1 a2 b2 c2 would wrap round the board's side
 
 
 def test_perft_from_midgame_positions_matches_the_reference() -> None:

@@ -56,6 +56,11 @@ I64 = npt.NDArray[np.int64]
 
 #: Room for the actions of one position: 50 drops, or the moves of four pieces.
 MAX_ACTIONS = 128
+#: The repetition filter of a random playout, in words: the filter only spares comparisons
+#: (the count is exact at any size), and a random game plays up to ~190 plies after its last
+#: drop, which fill the shared 1,024-bit filter enough that it lets about 5 comparisons a ply
+#: through; 4,096 bits let about 1.3 through.
+PLAYOUT_FILTER_WORDS = 64
 
 _REACH = np.array(REACH, dtype=np.int64)
 _MOVE_IDS = np.array(MOVE_IDS, dtype=np.int64)
@@ -67,8 +72,12 @@ _THROUGH = np.zeros((NUM_SQUARES, max(map(len, WINDOWS_THROUGH))), dtype=np.int6
 for _sq, _windows in enumerate(WINDOWS_THROUGH):
     _THROUGH[_sq, : len(_windows)] = _windows
 _THROUGH_COUNT = np.array([len(w) for w in WINDOWS_THROUGH], dtype=np.int64)
-#: Every square.
+#: Every square; the files a and b (where runs of four along a rank or up to the right
+#: start) and d and e (where runs up to the left start).
 _BOARD = (1 << NUM_SQUARES) - 1
+_FILE_A = sum(1 << (5 * rank) for rank in range(5))
+_FILES_AB = _FILE_A | _FILE_A << 1
+_FILES_DE = _FILE_A << 3 | _FILE_A << 4
 
 
 @jit
@@ -297,7 +306,7 @@ def _playouts(
     returns = np.zeros(n, dtype=np.int8)
     plies = np.zeros(n, dtype=np.int32)
     history = np.zeros((max_plies + 1, 3), dtype=np.int64)
-    seen = np.zeros(FILTER_WORDS, dtype=np.int64)
+    seen = np.zeros(PLAYOUT_FILTER_WORDS, dtype=np.int64)
     moves = np.zeros(MAX_ACTIONS, dtype=np.int64)
     actions = np.full(max_plies + 1, -1, dtype=np.int64)
     no_legal = np.zeros((0, MAX_ACTIONS + 1), dtype=np.int64)
@@ -310,6 +319,22 @@ def _playouts(
 
 
 @jit
+def _four(mine: int) -> bool:
+    """Four of ``mine`` in a row anywhere, by shifts: a bit left in a run's mask marks the
+    square a run of four starts on (``d`` = 1 along ranks, 5 up files, 6 and 4 the
+    diagonals); the file masks drop runs that would wrap round the board's side."""
+    rank = mine & (mine >> 1)
+    file = mine & (mine >> 5)
+    up = mine & (mine >> 6)
+    down = mine & (mine >> 4)
+    rank &= rank >> 2
+    file &= file >> 10
+    up &= up >> 12
+    down &= down >> 8
+    return ((rank | up) & _FILES_AB | file | down & _FILES_DE) != 0
+
+
+@jit
 def _perft(
     white: int,
     black: int,
@@ -318,24 +343,45 @@ def _perft(
     hand1: int,
     player: int,
     depth: int,
-    tables: tuple[I64, I64, I64, I64, I64, I64],
-    buffers: I64,
+    reach: I64,
 ) -> int:
-    """perft(depth >= 1) of a position nobody has won yet, the last ply counted in bulk."""
-    reach, ids, move_from, move_to, through, through_count = tables
-    moves = buffers[depth]
+    """perft(depth >= 1) of a position nobody has won yet: children that make four are
+    leaves, the last ply is counted by popcount."""
     hand = hand1 if player else hand0
-    n = _generate(white, black, bishops, hand, player, reach, ids, moves)
     if depth == 1:
-        return n
+        return _count(white, black, bishops, hand, player, reach)
+    empty = ~(white | black) & _BOARD
+    mine = black if player else white
     total = 0
-    for i in range(n):
-        w, b, bi, h0, h1, four = _apply(
-            white, black, bishops, hand0, hand1, player, moves[i], move_from, move_to, through,
-            through_count,
-        )  # fmt: skip
-        if not four:
-            total += _perft(w, b, bi, h0, h1, 1 - player, depth - 1, tables, buffers)
+    if hand > 0:
+        h0, h1 = (hand0 - 1, hand1) if player == 0 else (hand0, hand1 - 1)
+        rest = empty
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            after = mine | bit
+            if not _four(after):  # the face put up does not matter to a four
+                w, b = (after, black) if player == 0 else (white, after)
+                total += _perft(w, b, bishops, h0, h1, 1 - player, depth - 1, reach)
+                total += _perft(w, b, bishops | bit, h0, h1, 1 - player, depth - 1, reach)
+    rest = mine
+    while rest:
+        start = rest & -rest
+        rest ^= start
+        frm = trailing_zeros(start)
+        face = (bishops >> frm) & 1
+        targets = reach[face, frm] & empty
+        staying = mine ^ start
+        lifted = bishops & ~start
+        while targets:
+            arrival = targets & -targets
+            targets ^= arrival
+            after = staying | arrival
+            if not _four(after):
+                # The moved piece flips: a bishop face arrives as a rook face and vice versa.
+                faces = lifted if face else lifted | arrival
+                w, b = (after, black) if player == 0 else (white, after)
+                total += _perft(w, b, faces, hand0, hand1, 1 - player, depth - 1, reach)
     return total
 
 
@@ -417,8 +463,7 @@ class FlipFourKernel(HasMCTS, HasSearcher, HasVector):
             return 1
         if _has_four(black if player == 0 else white):
             return 0  # the game is over: no action is legal
-        buffers = np.zeros((depth + 1, MAX_ACTIONS), dtype=np.int64)
-        return int(_perft(white, black, bishops, hand0, hand1, player, depth, self.tables, buffers))
+        return int(_perft(white, black, bishops, hand0, hand1, player, depth, _REACH))
 
 
 def _has_four(pieces: int) -> bool:
