@@ -88,6 +88,10 @@ class PerftUnsupportedError(FlipgamesError, ValueError):
 
 #: ``step`` flags: the action was reversible (a switch or pass that scored nothing).
 REVERSIBLE: Final = 1
+#: ``flags >> LISTED_SHIFT``: how many legal actions of the new position ``_step`` left in its
+#: ``scratch`` (it lists them to see whether the player to move has any), 0 when it listed
+#: none (after a flip, or when the round ended): a caller needing them need not list again.
+LISTED_SHIFT: Final = 1
 
 
 @njit(cache=True)
@@ -185,7 +189,8 @@ def step(
     pairs: npt.NDArray[np.int64],
     passing: bool,
 ) -> tuple[int, int]:
-    """The key after a legal ``action`` at ``key`` and a flag word (:data:`REVERSIBLE`).
+    """The key after a legal ``action`` at ``key`` and a flag word (:data:`REVERSIBLE`,
+    :data:`LISTED_SHIFT`).
 
     A finished round comes back as its ``over`` code alone (``code << OVER_SHIFT``). The
     repetition rule is the caller's: it needs the path, not the position.
@@ -248,9 +253,10 @@ def _step(
                 credited += 1
         if credited >= TARGET:
             return (mover + 1) << OVER_SHIFT, 0
-    if legal_actions(tiles, owners, new_last, pairs, passing, scratch) == 0:
+    listed = legal_actions(tiles, owners, new_last, pairs, passing, scratch)
+    if listed == 0:
         return OVER_DRAWN << OVER_SHIFT, 0
-    return pack(tiles, owners, new_last, 1 - mover, -1), reversible
+    return pack(tiles, owners, new_last, 1 - mover, -1), reversible | listed << LISTED_SHIFT
 
 
 @njit(cache=True)

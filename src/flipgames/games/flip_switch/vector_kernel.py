@@ -32,11 +32,13 @@ import numpy.typing as npt
 
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS
 from flipgames.games.flip_switch.kernel import (
+    LISTED_SHIFT,
     MAX_ACTIONS,
     MOVER_SHIFT,
     OUTCOME_BASE,
     OVER_DRAWN,
     OVER_SHIFT,
+    REVERSIBLE,
     SHAPES,
     SQUARES,
     SWITCH_BASE,
@@ -66,18 +68,19 @@ from flipgames.kernels.vector import (
     draw,
     record_reply,
     settle,
-    write_mask,
 )
 
 if TYPE_CHECKING:
     from flipgames.games.flip_switch.kernel import FlipSwitchKernel
 
 I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
 #: The kernel's tables: the lines through each square and the orthogonal pairs.
 Tables = tuple[I64, I64]
-#: Scratch rows the batch functions unpack a position into (tiles, owners, and the kernel's
-#: scratch for a turn), allocated once per batch: a step allocates nothing.
-Work = tuple[I64, I64, I64]
+#: Scratch rows the batch functions unpack a position into (tiles, owners), allocated once
+#: per batch: a step allocates nothing.
+Work = tuple[I64, I64]
 
 #: Board words per environment: the round's packed key (:mod:`.kernel`'s layout; once the
 #: match is over, the final board with no flip and no banned switch), rounds finished and
@@ -106,9 +109,12 @@ MAX_REPLIES = 5
 
 
 @batch_jit
-def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work: Work) -> None:
+def _refresh(
+    s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work: Work, listed: int = 0
+) -> None:
     """``e``'s legal actions (the shape outcomes and their weights at a chance node), the
-    side to act and the status."""
+    side to act and the status; ``listed`` > 0: that many legal actions are in ``moves[e]``
+    already (:func:`.kernel._step` listed them there)."""
     board, meta, _, _, moves, _ = s
     tiles, owners = work[0], work[1]
     last, mover, flip = unpack(board[e, KEY], tiles, owners)
@@ -124,6 +130,9 @@ def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work:
         for k in range(SHAPES):
             moves[e, k] = OUTCOME_BASE + k
         meta[e, NMOVES] = SHAPES
+    elif listed:
+        meta[e, SIDE] = mover
+        meta[e, NMOVES] = listed
     else:
         meta[e, SIDE] = mover
         meta[e, NMOVES] = legal_actions(
@@ -153,19 +162,21 @@ def _play(
     s: Arrays, e: int, action: int, weights: I64, tables: Tables, params: I64, work: Work
 ) -> None:
     """Apply a legal ``action`` or chance outcome in ``e``, then the repetition rule."""
-    board, meta, history = s[0], s[1], s[2]
-    tiles, owners, scratch = work
+    board, meta, history, moves = s[0], s[1], s[2], s[4]
+    tiles, owners = work[0], work[1]
     key = board[e, KEY]
     _, mover, flip = unpack(key, tiles, owners)
+    # _step lists the next position's legal actions into moves[e] (the action is read).
     after, flags = _step(
-        key, action, tables[0], tables[1], params[PASSING] == 1, tiles, owners, scratch
+        key, action, tables[0], tables[1], params[PASSING] == 1, tiles, owners, moves[e]
     )
+    listed = flags >> LISTED_SHIFT
     meta[e, PLY] += 1
     over = after >> OVER_SHIFT
     if over:
         # _step leaves the board as the turn made it in tiles and owners: the final board.
         _round_over(s, e, over, pack(tiles, owners, -1, mover, -1), params)
-    elif flip < 0 and action >= SWITCH_BASE and flags:
+    elif flip < 0 and action >= SWITCH_BASE and flags & REVERSIBLE:
         # A switch or pass that scored nothing: positions since the last flip or score can
         # come back, every second ply (the side to move alternates).
         board[e, KEY] = after
@@ -180,6 +191,7 @@ def _play(
         meta[e, COUNT] = seen
         if seen >= 3:
             _round_over(s, e, OVER_DRAWN, pack(tiles, owners, -1, mover, -1), params)
+            listed = 0  # a new round: its legal actions are not the ones listed
     else:
         # A flip, its outcome or a score: no earlier position can come back.
         board[e, KEY] = after
@@ -187,7 +199,7 @@ def _play(
         history[e, 0, 0] = after
         meta[e, COUNT] = 1
     # Last: _refresh unpacks into the same work rows.
-    _refresh(s, e, weights, tables, params, work)
+    _refresh(s, e, weights, tables, params, work, listed)
 
 
 @batch_jit
@@ -228,35 +240,39 @@ def _begin(
 
 
 @batch_jit
-def _observe(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64, work: Work) -> None:
-    """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`, flat)
-    and its mask."""
-    board, meta, _, _, moves, _ = s
-    observations, masks = out[0], out[1]
-    seat = meta[e, SEAT]
+def _observe(
+    s: Arrays, e: int, seat: int, row: F32, mask: I8, tables: Tables, params: I64, work: Work
+) -> None:
+    """``e``'s observation tensor from ``seat`` (the planes of :mod:`.tensor`, flat) into
+    ``row`` and its mask into ``mask`` (the legal actions while ``seat`` is to move, else
+    zeros). Every square of every plane is written in one pass, with no clearing first, into
+    rows the caller views (indexing a row is cheaper than the whole array)."""
+    board, meta, moves = s[0], s[1], s[4]
     tiles, owners = work[0], work[1]
     last, _, flip = unpack(board[e, KEY], tiles, owners)
-    observations[e, :] = 0.0
-    for square in range(SQUARES):
-        plane = FACE_DOWN_PLANE if tiles[square] < 0 else 1 + tiles[square]
-        observations[e, plane * SQUARES + square] = 1.0
-    for k in range(SHAPES):
-        if owners[k] >= 0:
-            plane = (MINE if owners[k] == seat else THEIRS) + k
-            observations[e, plane * SQUARES : (plane + 1) * SQUARES] = 1.0
-    if flip >= 0:
-        observations[e, PENDING * SQUARES + flip] = 1.0
-    if last >= 0:
-        for i in range(2):
-            observations[e, BANNED * SQUARES + tables[1][last, i]] = 1.0
-    if meta[e, STATUS] == ONGOING and meta[e, SIDE] == seat:
-        observations[e, TO_ACT * SQUARES : (TO_ACT + 1) * SQUARES] = 1.0
+    banned0 = tables[1][last, 0] if last >= 0 else -1
+    banned1 = tables[1][last, 1] if last >= 0 else -1
+    to_act = meta[e, STATUS] == ONGOING and meta[e, SIDE] == seat
     rounds = params[ROUNDS]
-    mine = board[e, WINS0] if seat == 0 else board[e, WINS1]
-    theirs = board[e, WINS1] if seat == 0 else board[e, WINS0]
-    observations[e, MY_ROUNDS * SQUARES : (MY_ROUNDS + 1) * SQUARES] = mine / rounds
-    observations[e, THEIR_ROUNDS * SQUARES : (THEIR_ROUNDS + 1) * SQUARES] = theirs / rounds
-    write_mask(meta, moves, masks, e)
+    mine = (board[e, WINS0] if seat == 0 else board[e, WINS1]) / rounds
+    theirs = (board[e, WINS1] if seat == 0 else board[e, WINS0]) / rounds
+    for square in range(SQUARES):
+        tile = tiles[square]
+        row[FACE_DOWN_PLANE * SQUARES + square] = tile < 0
+        for k in range(SHAPES):
+            row[(1 + k) * SQUARES + square] = tile == k
+            row[(MINE + k) * SQUARES + square] = owners[k] == seat
+            row[(THEIRS + k) * SQUARES + square] = owners[k] == 1 - seat
+        row[PENDING * SQUARES + square] = square == flip
+        row[BANNED * SQUARES + square] = square in (banned0, banned1)
+        row[TO_ACT * SQUARES + square] = to_act
+        row[MY_ROUNDS * SQUARES + square] = mine
+        row[THEIR_ROUNDS * SQUARES + square] = theirs
+    for action in range(len(mask)):
+        mask[action] = 0
+    if to_act:
+        for i in range(meta[e, NMOVES]):
+            mask[moves[e, i]] = 1
 
 
 @batch_jit
@@ -266,7 +282,7 @@ def _reset_all(
     for e in range(len(s[0])):
         clear(out, e)
         _begin(s, out, e, weights, tables, params, work)
-        _observe(s, out, e, tables, params, work)
+        _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], tables, params, work)
 
 
 @batch_jit
@@ -287,7 +303,7 @@ def _step_all(
             _play(s, e, actions[e], weights, tables, params, work)
             _reply(s, out, e, weights, tables, params, work)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e, tables, params, work)
+        _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], tables, params, work)
 
 
 class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
@@ -308,7 +324,6 @@ class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
         self.work: Work = (
             np.zeros(SQUARES, dtype=np.int64),
             np.zeros(SHAPES, dtype=np.int64),
-            np.zeros(MAX_ACTIONS, dtype=np.int64),
         )
 
     def _reset_all(self) -> None:
