@@ -19,8 +19,9 @@ draws there, and the rulings' shut-in position loses for the side to move.
 Then ``--rounds`` rounds, each giving both programs ``--seconds`` of CPU for random playouts
 (200-ply cap) and printing playouts per CPU-second (the ratio taken side by side: the
 machines are shared and absolute figures drift), and perft(``--perft-depth``) from the start
-once each. CPU time: the C program measures its own (``CLOCK_PROCESS_CPUTIME_ID``); the
-kernel's is this process's around the calls (``time.process_time``), once compiled.
+three times each, in turn (the median CPU time). CPU time: the C program measures its own
+(``CLOCK_PROCESS_CPUTIME_ID``); the kernel's is this process's around the calls
+(``time.process_time``), once compiled.
 
 Run: ``.venv/bin/python bench/bench_yardstick_flipfour.py [--rounds 5] [--seconds 3]``;
 ``--verify-only`` stops after the checks.
@@ -167,20 +168,30 @@ def compare(
             f"random playouts, kernel / C bitboard: median {statistics.median(ratios):.2f} "
             f"(rounds {min(ratios):.2f} to {max(ratios):.2f})"
         )
-    depth = args.perft_depth
+    perft_times(game, kernel, binary, args.perft_depth)
+
+
+def perft_times(game: Game, kernel: FlipFourKernel, binary: Path | None, depth: int) -> None:
+    """perft(``depth``) from the start, three times each program in turn: the median CPU
+    time (single runs drift with the other jobs on a shared machine)."""
     start = game.new_initial_state()
-    began = time.process_time()
-    leaves = kernel.perft(start, depth)
-    spent = time.process_time() - began
-    print(
-        f"perft({depth}) = {leaves:,}, kernel: {spent:.3f} CPU s "
-        f"({leaves / spent / 1e6:,.1f} M leaves per CPU-second)"
-    )
+    times: dict[str, list[float]] = {"kernel": []}
     if binary is not None:
-        cpu = field(run(binary, "perftonly", str(depth)).out, "cpu")
+        times["C bitboard"] = []
+    leaves = kernel.perft(start, depth)
+    for _ in range(3):
+        began = time.process_time()
+        kernel.perft(start, depth)
+        times["kernel"].append(time.process_time() - began)
+        if binary is not None:
+            times["C bitboard"].append(field(run(binary, "perftonly", str(depth)).out, "cpu"))
+    kernel_time = statistics.median(times["kernel"])
+    for name, values in times.items():
+        median = statistics.median(values)
         print(
-            f"perft({depth}) = {leaves:,}, C bitboard: {cpu:.3f} CPU s ({leaves / cpu / 1e6:,.1f} "
-            f"M leaves per CPU-second; kernel / C {cpu / spent:.2f})"
+            f"perft({depth}) = {leaves:,}, {name}: median {median:.3f} CPU s of 3 "
+            f"({leaves / median / 1e6:,.1f} M leaves per CPU-second; "
+            f"{median / kernel_time:.2f}x the kernel's time)"
         )
 
 
