@@ -1,8 +1,9 @@
 """FlipFlop's board geometry as arrays: the rays each face moves along and the goals.
 
-Shared by the compiled kernel (:mod:`.kernel`) and the numpy graph builder
-(:mod:`.batch_graph`); it imports no numba, so the builder can use it without loading the
-kernel.
+Shared by the compiled kernels (:mod:`.kernel`, :mod:`.bitboard`: sizes, goals and the
+start; the bitboard's attack lookups are built from the rays, :mod:`.attacks`) and the numpy
+graph builder (:mod:`.batch_graph`); it imports no numba, so the builder can use it without
+loading the kernel.
 
 >>> g = Geometry.of(3)
 >>> g.goals, g.start, g.rays[4, 0, :, 0].tolist()
