@@ -2,11 +2,11 @@
 
 A position is three int masks and the side to move, as in the reference key: White's
 pieces, Black's pieces, the pieces showing the bishop face (bit ``sq`` for square ``sq``,
-``a1 = 0``, rank-major), side ``0`` White, ``1`` Black. Where :mod:`.kernel` walks each
-piece's rays square by square, here a piece's sliding targets are one table lookup: only the
-occupancy of the squares along its rays short of the board's edge can block it (at most six
-squares on 5x5), and a multiplier found once per size maps each such occupancy to one of 64
-slots holding the attacked squares (:mod:`.attacks`). The ideas are those of the
+``a1 = 0``, rank-major), side ``0`` White, ``1`` Black. Instead of walking each piece's rays
+square by square, a piece's sliding targets are one table lookup: only the occupancy of the
+squares along its rays short of the board's edge can block it (at most six squares on 5x5),
+and a multiplier found once per size maps each such occupancy to one of 64 slots holding the
+attacked squares (:mod:`.attacks`). The ideas are those of the
 repository's C yardstick ``bench/c/flipflop_bitboard.c``.
 
 Move generation, apply, the terminal test, perft and random playouts are ``@njit`` functions;
@@ -16,7 +16,9 @@ draw ``below(rng, n)`` picks the same action as it would from the sorted list. T
 rule is the reference's (the third occurrence of a position since the last capture draws,
 checked before anything else), kept with :func:`flipgames.kernels.jit.occurrences`; perft
 ignores it, as ruling R3 says. ``tests/kernels/test_bitboard_flipflop.py`` checks all of it
-against the reference engine, move for move.
+against the reference engine, move for move. Every FlipFlop path is built on these functions:
+the kernel's playouts, perft, replays and 3x3 enumeration (:mod:`.kernel`), its MCTS,
+alpha-beta, batch of environments and endgame tables.
 
 >>> from flipgames import make
 >>> game = make("flipflop-3x3")
