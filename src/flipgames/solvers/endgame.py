@@ -88,8 +88,8 @@ def _layers(
     try:
         # The sizes the archive declares bound what reading it unpacks (a zip bomb stops here).
         # (Its own size bounds a table larger than any other cached file: 2.8 GB for 6 pieces.)
-        limit = max(MAX_FILE_BYTES, kernel.table_bytes(max_pieces) + 2**20)
         with zipfile.ZipFile(path) as archive:
+            limit = max(MAX_FILE_BYTES, kernel.table_bytes(max_pieces) + 2**20)
             if sum(info.file_size for info in archive.infolist()) > limit:
                 raise ValueError(f"it unpacks to more than {limit:,} bytes")
         with np.load(path, allow_pickle=False) as stored:
