@@ -32,20 +32,25 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
-from numba import types
-from numba.core.extending import intrinsic
-from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 
 from flipgames.core.kernel import DRAWN, FIRST_WINS, ONGOING, SECOND_WINS, PlayoutBatch, Replay
 from flipgames.games.flipflop.attacks import SLOT_BITS, tables
 from flipgames.games.flipflop.geometry import Geometry
-from flipgames.kernels.jit import FILTER_WORDS, below, jit, occurrences, seeded, store_playout
+from flipgames.kernels.jit import (
+    FILTER_WORDS,
+    below,
+    jit,
+    occurrences,
+    popcount,
+    seeded,
+    store_playout,
+    trailing_zeros,
+)
 from flipgames.kernels.parts import recorded_replay
 
 if TYPE_CHECKING:
@@ -56,28 +61,9 @@ I64 = npt.NDArray[np.int64]
 
 #: Room for the moves of one position: at most N pieces with at most 2(N-1) targets each.
 MAX_MOVES = 64
-#: The index of a mask's lowest set bit: numba's intrinsic (LLVM's cttz, one instruction),
-#: typed for mypy.
-trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
 
 
 # --- compiled core ----------------------------------------------------------------------------
-
-
-@intrinsic
-def _ctpop(typingctx: Any, src: Any) -> Any:
-    """LLVM's ctpop (the CPU's popcount instruction: numba compiles for the host CPU)."""
-    if not isinstance(src, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return builder.ctpop(args[0])
-
-    return src(src), codegen
-
-
-#: The number of set bits of a mask, typed for mypy.
-_popcount = cast(Callable[[int], int], _ctpop)
 
 
 @jit
@@ -131,7 +117,7 @@ def _count(
     while rest:
         sq = trailing_zeros(rest)
         rest &= rest - 1
-        n += _popcount(_targets(mine, enemy, bishops, sq, goal, goals, masks, magics, attacks))
+        n += popcount(_targets(mine, enemy, bishops, sq, goal, goals, masks, magics, attacks))
     return n
 
 
@@ -217,13 +203,13 @@ def _random_move(
         to = _targets(mine, enemy, bishops, sq, goal, goals, masks, magics, attacks)
         origins[pieces] = sq
         reach[pieces] = to
-        total += _popcount(to)
+        total += popcount(to)
         pieces += 1
     if total == 0:
         return -1
     index = np.int64(below(rng, total))  # below() is unsigned; mixed with int it is float
     for i in range(pieces):
-        here = _popcount(reach[i])
+        here = popcount(reach[i])
         if index < here:
             bits: int = reach[i]
             for _ in range(index):

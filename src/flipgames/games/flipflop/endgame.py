@@ -67,9 +67,8 @@ from flipgames.games.flipflop.bitboard import (
     _apply,
     _generate,
     _reach,
-    trailing_zeros,
 )
-from flipgames.kernels.jit import grow, jit
+from flipgames.kernels.jit import grow, jit, trailing_zeros
 
 if TYPE_CHECKING:
     from flipgames.core.game import State

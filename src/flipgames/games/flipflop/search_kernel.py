@@ -38,11 +38,9 @@ from flipgames.games.flipflop.bitboard import (
     Bitboard,
     _apply,
     _generate,
-    _popcount,
     _reach,
-    trailing_zeros,
 )
-from flipgames.kernels.jit import jit
+from flipgames.kernels.jit import jit, popcount, trailing_zeros
 from flipgames.kernels.search import (
     INFINITE,
     MAX_PLY,
@@ -96,7 +94,7 @@ def _side_value(
         reach = _reach(occupied, bishops, sq, masks, magics, attacks)
         targets = (reach & ~occupied) | (reach & capturable)
         pieces += 1
-        moves += _popcount(targets)
+        moves += popcount(targets)
         attackers += (targets & enemy_goal) != 0
         # A guard reaches its own goal with nothing in between, whatever stands there.
         guards += (reach & own_goal) != 0
