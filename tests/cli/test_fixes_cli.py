@@ -432,13 +432,14 @@ def test_serve_help_shows_its_defaults_through_the_console_script() -> None:
     assert "(default: 1)" in text  # --workers
 
 
-def test_solve_says_at_once_that_flipfour_cannot_be_solved() -> None:
+def test_solve_says_at_once_that_flipflop_cannot_be_solved() -> None:
+    # FlipFour is searched by df-pn instead (tests/solvers/test_dfpn_cli.py).
     started = time.monotonic()
-    done = _flipgames("solve", "flipfour")
+    done = _flipgames("solve", "flipflop")
     assert time.monotonic() - started < 20  # it took 100 s (24 CPU s, 1.5 GB) to say so
     assert _one_error_line(done) == (
-        "flipgames: error: flipfour cannot be solved here: no exact solver finishes it on this "
-        "machine (docs/solvers.md); 'flipgames analyze flipfour --depth N' searches it instead, "
+        "flipgames: error: flipflop cannot be solved here: no exact solver finishes it on this "
+        "machine (docs/solvers.md); 'flipgames analyze flipflop --depth N' searches it instead, "
         "and --max-positions N tries a solve anyway, stopping after N positions"
     )
     report = json.loads(_flipgames("solve", "flipflop", "--json").stdout)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from flipgames.agents.search import AlphaBetaAgent
+from flipgames.cli import prove
 from flipgames.cli.estimates import check_budget, check_search, solve_cost
 from flipgames.cli.progress import TerminalProgress
 from flipgames.core.errors import FlipgamesError
@@ -184,6 +185,8 @@ def _check_solvable(game: Game) -> None:
 
 
 def cmd_solve(args: argparse.Namespace, game: Game) -> int:
+    if prove.wants_proof_search(args, game):  # FlipFour: df-pn, not enumeration
+        return prove.cmd_prove(args, game)
     quiet = args.quiet or args.json
     budget = args.max_positions or catalog.DEFAULT_MAX_POSITIONS
     if game.deterministic:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from flipgames import __version__
+from flipgames.cli import prove
 from flipgames.cli.admin import add_admin_command
 from flipgames.cli.agents import level_agent
 from flipgames.cli.analysis import DEFAULT_DEPTH, cmd_analyze, cmd_solve
@@ -405,6 +406,7 @@ def _add_perft_and_solve(sub: Any) -> None:
         action="store_true",
         help="accept a --max-positions budget larger than this machine's memory holds",
     )
+    prove.add_options(p, _count(1))
     p.set_defaults(run=lambda a: cmd_solve(a, _game(a, single_round=True)))
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -44,8 +44,13 @@ if TYPE_CHECKING:
 
 #: Bump when a checkpoint's layout changes (an old one is then refused, not misread).
 VERSION = 1
-#: Nodes per call of the compiled search: a progress line and a clock check between calls.
-CHUNK = 2_000_000
+#: The most nodes per call of the compiled search (a progress line and a clock check come
+#: between calls, about every SECONDS_A_CHUNK at the measured rate; FIRST_CHUNK to start).
+CHUNK = 20_000_000
+FIRST_CHUNK = 100_000
+SECONDS_A_CHUNK = 10.0
+#: Proof and disproof numbers at or above this are infinite (the kernel's INF).
+INFINITE = (1 << 30) - 1
 #: Seconds between checkpoints unless told.
 DEFAULT_EVERY = 300.0
 #: A ``dep`` that rests on nothing (the kernel's FREE).
@@ -98,6 +103,11 @@ def proof_search(game: Game) -> ProofSearch | None:
     return search
 
 
+def is_provable(game: Game) -> bool:
+    """True when ``game`` offers a df-pn search (checked without building it: no numba)."""
+    return hasattr(game, "proof_search") and os.environ.get("FLIPGAMES_KERNEL") != "python"
+
+
 @dataclass
 class Phase:
     """One question: does ``attacker`` force a win from the start?"""
@@ -132,6 +142,15 @@ class Report:
         return asdict(self)
 
 
+def number(value: int) -> str:
+    """A proof or disproof number for people: ``inf`` for infinity.
+
+    >>> number(12345), number(INFINITE)
+    ('12,345', 'inf')
+    """
+    return "inf" if value >= INFINITE else f"{value:,}"
+
+
 def table_entries(memory: int, entry_bytes: int) -> int:
     """A power of two of entries within ``memory`` bytes (at least one bucket of 4)."""
     return max(4, 1 << max(2, (memory // entry_bytes).bit_length() - 1))
@@ -150,6 +169,7 @@ class Solver:
         checkpoint: Path | None = None,
         every: float = DEFAULT_EVERY,
         report: Callable[[str], None] = lambda line: None,
+        attackers: tuple[int, ...] | None = None,
     ) -> None:
         import numpy as np  # only when a solve runs: `flipgames --help` never loads numpy
 
@@ -172,9 +192,11 @@ class Solver:
             ) from None
         self.stats = np.zeros(7, dtype=np.int64)
         self.checkpoint, self.every, self.say = checkpoint, every, report
-        mover = self.state.current_player
-        self.phases = [Phase(attacker=mover), Phase(attacker=1 - mover)]
+        self.mover = mover = self.state.current_player
+        asked = (mover, 1 - mover) if attackers is None else attackers
+        self.phases = [Phase(attacker=attacker) for attacker in asked]
         self.nodes, self.seconds, self.generation, self.resumed = 0, 0.0, 0, False
+        self.rate = 0.0
         if checkpoint is not None:
             self._resume(checkpoint)
 
@@ -199,7 +221,7 @@ class Solver:
                     column[:] = 0
                 self.stats[5] = 0
             while phase.status == "open":
-                budget = CHUNK
+                budget = self._chunk_size(max_time, started)
                 if max_nodes is not None:
                     budget = min(budget, max_nodes - (self.nodes - spent_before))
                 if budget <= 0 or (max_time is not None and time.monotonic() - started >= max_time):
@@ -215,12 +237,21 @@ class Solver:
             self.save()
         return self.report()
 
+    def _chunk_size(self, max_time: float | None, started: float) -> int:
+        """Nodes for about ``SECONDS_A_CHUNK`` at the last rate (fewer near a time limit)."""
+        rate = self.rate if self.rate > 0 else FIRST_CHUNK / SECONDS_A_CHUNK
+        seconds = SECONDS_A_CHUNK
+        if max_time is not None:
+            seconds = min(seconds, max_time - (time.monotonic() - started))
+        return max(1_000, min(CHUNK, int(rate * seconds)))
+
     def _chunk(self, phase: Phase, budget: int) -> None:
         before, clock = int(self.stats[0]), time.monotonic()
         pn, dn, plies, dep = self.search.run(
             self.position, phase.attacker, self.table, self.stats, budget
         )
         spent, took = int(self.stats[0]) - before, time.monotonic() - clock
+        self.rate = spent / max(took, 1e-6)
         self.nodes += spent
         self.seconds += took
         phase.nodes += spent
@@ -233,18 +264,20 @@ class Solver:
         used = int(self.stats[5])
         name = self.game.player_names[phase.attacker]
         self.say(
-            f"{name} wins? pn {pn:,} dn {dn:,} ({phase.status}); {self.nodes:,} nodes, "
+            f"{name} wins? pn {number(pn)} dn {number(dn)} ({phase.status}); {self.nodes:,} nodes, "
             f"{spent / max(took, 1e-9):,.0f} nodes/s, {self.seconds:,.0f} s searched, table "
             f"{min(used, len(self.table[0])) / len(self.table[0]):.0%} full"
         )
 
     def _value(self) -> str | None:
-        first, second = self.phases
-        if first.status == "proven":
+        """win / loss for the side to move once a question is proven; draw once both sides
+        are disproven; None before."""
+        status = {phase.attacker: phase.status for phase in self.phases}
+        if status.get(self.mover) == "proven":
             return "win"
-        if first.status == "disproven" and second.status == "proven":
+        if status.get(1 - self.mover) == "proven":
             return "loss"
-        if first.status == "disproven" and second.status == "disproven":
+        if status.get(self.mover) == status.get(1 - self.mover) == "disproven":
             return "draw"
         return None
 
@@ -335,10 +368,14 @@ class Solver:
                 "a proof file needs a proven win or loss"
                 + (" (a draw's two strategies are not written yet)" if value == "draw" else "")
             )
-        attacker = self.phases[0 if value == "win" else 1].attacker
+        attacker = self.mover if value == "win" else 1 - self.mover
         yield {"game": self.game.name, "start": self.start, "value": value}
+        yield from self.strategy(self.position, attacker, budget)
+
+    def strategy(self, root: Any, attacker: int, budget: int) -> Iterator[dict[str, Any]]:
+        """The proven ``attacker``'s positions from ``root`` on, each with its move."""
         seen: set[tuple[int, int]] = set()
-        stack = [self.position]
+        stack = [root]
         while stack:
             position = stack.pop()
             key = self.search.key(position)
@@ -378,13 +415,21 @@ class Solver:
 
 
 def write_proof(solver: Solver, path: Path) -> int:
-    """Write the proof as JSON lines (a temporary file renamed at the end); return the
-    number of positions."""
+    """Write the solver's proof as JSON lines; return the number of positions."""
+    return write_lines(solver.proof_lines(), path)
+
+
+def write_lines(lines: Iterable[dict[str, Any]], path: Path) -> int:
+    """Write a proof (the claim, then positions) as JSON lines, to a temporary file renamed
+    at the end; return the number of positions."""
     temporary = path.with_name(f".{path.name}.tmp")
     count = 0
-    with temporary.open("w", encoding="utf-8") as handle:
-        for line in solver.proof_lines():
-            handle.write(json.dumps(line) + "\n")
-            count += 1
-    os.replace(temporary, path)
+    try:
+        with temporary.open("w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(json.dumps(line) + "\n")
+                count += 1
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise DfpnError(f"cannot write the proof to {path}: {exc.strerror}") from None
     return count - 1

@@ -98,7 +98,7 @@ TABLES: Final = (_REACH, _WINDOWS, _MOVE_IDS, _MOVE_FROM, _MOVE_TO, _THROUGH, _T
 
 def new_table(entries: int) -> tuple[I64, I64, I32, I32, I32, I64]:
     """An empty table of ``entries`` slots (a power of two, at least one bucket): keys (two
-    words), proof and disproof numbers, plies to the win, work. 32 bytes an entry."""
+    words), proof and disproof numbers, plies to the win, work. 36 bytes an entry."""
     if entries < BUCKET or entries & (entries - 1):
         raise ValueError(f"a table has a power of two entries, at least {BUCKET}: {entries}")
     return (
@@ -111,16 +111,16 @@ def new_table(entries: int) -> tuple[I64, I64, I32, I32, I32, I64]:
     )
 
 
-ENTRY_BYTES: Final = 32
+ENTRY_BYTES: Final = 36
 
 
 @jit
 def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a non-negative word below 2**62 (SWAR: no loop)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
 
 
 @jit
@@ -492,8 +492,9 @@ class FlipFourProofSearch:
         return int(table[2][slot]), int(table[3][slot]), int(table[4][slot])
 
     def entries(self, table: Table) -> dict[str, npt.NDArray[np.int64]]:
-        """The occupied entries, by field (what a checkpoint keeps)."""
-        used = table[0] != 0
+        """The entries worth keeping, by field (what a checkpoint saves): every resolved one
+        and every one whose search cost more than one node (a leaf is quicker to redo)."""
+        used = (table[0] != 0) & ((table[5] > 1) | (table[2] == 0) | (table[3] == 0))
         columns = cast("tuple[I64, ...]", table)
         return {name: column[used] for name, column in zip(FIELDS, columns, strict=True)}
 
