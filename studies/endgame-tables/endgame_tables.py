@@ -73,11 +73,13 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def cost(pieces: int) -> EndgameTable:
-    """Build cold, report, load back, report; returns the loaded table."""
+def cost(pieces: int, cold: bool = True) -> EndgameTable:
+    """Build (``cold``: in an empty cache; else in the user's, from the largest smaller table
+    cached there, the build's checkpoint), report, load back, report; returns the table."""
     game = flipflop()
     kernel = cast(EndgameKernel, game.kernel())
-    os.environ["FLIPGAMES_CACHE"] = tempfile.mkdtemp(prefix="flipgames-endgame-")
+    if cold:
+        os.environ["FLIPGAMES_CACHE"] = tempfile.mkdtemp(prefix="flipgames-endgame-")
     kernel.build_endgame(2)  # compile (or load the machine code) outside the timing
     before = peak_mb()
     marks: dict[str, float] = {}
@@ -91,7 +93,8 @@ def cost(pieces: int) -> EndgameTable:
     built = time.perf_counter() - started
     assert table is not None
     path = endgame.table_path(game, pieces)
-    print(f"build of up to {pieces} pieces: {built:.1f} s (cold cache, compiled code loaded)")
+    cache = "cold cache" if cold else "the user's cache"
+    print(f"build of up to {pieces} pieces: {built:.1f} s ({cache}, compiled code loaded)")
     previous = 0.0
     for layer, at in marks.items():
         print(f"  {layer}: done at {at:.1f} s ({at - previous:.1f} s)")
@@ -286,13 +289,18 @@ def main() -> None:
     parser.add_argument("--verify", type=int, default=20_000, help="positions to verify")
     parser.add_argument("--skip-play", action="store_true", help="only the cost")
     parser.add_argument(
+        "--keep-cache",
+        action="store_true",
+        help="build in the user's cache, from its largest smaller table (a long build resumes)",
+    )
+    parser.add_argument(
         "--only-conversions", action="store_true", help="the cost, then only the conversions"
     )
     args = parser.parse_args()
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     print()
-    table = cost(args.pieces)
+    table = cost(args.pieces, cold=not args.keep_cache)
     verify(table, sample(args.pieces, args.verify, args.seed + 1))
     if args.skip_play:
         return
