@@ -380,7 +380,7 @@ def test_gymnasium_make_vec_gives_the_compiled_batch_where_it_can():
 
 
 def test_bad_arguments_are_clear_errors():
-    with pytest.raises(ValueError, match="opponent='random' only"):
+    with pytest.raises(ValueError, match="opponent='random' or a policy, not 'hard'"):
         FlipgamesVectorEnv("flipflop", 2, opponent="hard")
     with pytest.raises(ValueError, match="max_plies applies to the compiled batch"):
         make("flipflop", 2, opponent="hard", max_plies=10)

@@ -1,12 +1,20 @@
 """A vectorised Gymnasium environment over the compiled kernels: many games stepped at once.
 
 ``make(game, num_envs, seed=None, opponent="random")`` returns a
-:class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly random
-opponent (another level or a policy gives the reference engine's
+:class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly
+random opponent or, for Rubik's Flip and Flip Switch, a policy (another level, or a policy
+on another game, gives the reference engine's
 :class:`~flipgames.envs.reference.ReferenceVectorEnv`, with the same interface). One
 ``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.kernels.vector`): for every environment the agent's action, the opponent's
 reply, the observation tensor and the legal-action mask, with no Python per environment.
+A policy (:data:`~flipgames.envs.common.Policy`) is called once for the whole batch each
+time opponents are to act, as the reference batch calls it: ``(num_envs,
+*observation_tensor_shape)`` observations from the opponent's seat and ``(num_envs,
+num_distinct_actions)`` masks, all zeros in the rows where no opponent is to act (their
+actions are ignored); an action outside its row's mask raises
+:class:`~flipgames.envs.common.IllegalOpponentActionError` (a ``ValueError``) naming the
+environment, before any of the call's actions is played.
 Available for the games whose kernel offers a batch (``vector``): FlipFlop, FlipFlop 3x3,
 FlipFour, Rubik's Flip and Checkered Flag (every option set; Checkered Flag's spins are drawn
 inside the kernel with their exact probabilities from each environment's seeded generator),
@@ -54,7 +62,7 @@ Gymnasium's ``_key`` mask of the environments that have it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium
 import numpy as np
@@ -65,10 +73,15 @@ from gymnasium.vector.utils import batch_space
 
 from flipgames.core.errors import FlipgamesError
 from flipgames.core.registry import make as make_game
-from flipgames.envs.common import Policy, dict_space
+from flipgames.envs.common import Policy, check_opponent_actions, dict_space
 from flipgames.envs.reference import ReferenceVectorEnv
 
+if TYPE_CHECKING:
+    from flipgames.kernels.parts import HasVector
+    from flipgames.kernels.vector import BatchPolicy
+
 Observation = dict[str, np.ndarray]
+I64 = npt.NDArray[np.int64]
 
 _MASK64 = (1 << 64) - 1
 
@@ -78,7 +91,8 @@ class NoVectorKernelError(FlipgamesError, ValueError):
 
 
 class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.ndarray]):
-    """``num_envs`` games of one seat against a random opponent (see the module doc)."""
+    """``num_envs`` games of one seat against a random opponent or a policy (see the module
+    doc)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (Gymnasium's own)
 
@@ -86,16 +100,20 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         self,
         game: str,
         num_envs: int,
-        opponent: str = "random",
+        opponent: str | Policy = "random",
         seat: int | None = 0,
         options: dict[str, object] | None = None,
         max_plies: int | None = None,
         seed: int | None = None,
     ) -> None:
-        if opponent != "random":
+        if isinstance(opponent, str) and opponent != "random":
             raise ValueError(
-                f"the vectorised env plays against opponent='random' only, not {opponent!r} "
-                "(the levels run in Python: use gymnasium.make(...) for them)"
+                f"the vectorised env plays against opponent='random' or a policy, not "
+                f"{opponent!r} (the levels run in Python: use gymnasium.make(...) for them)"
+            )
+        if not isinstance(opponent, str) and not callable(opponent):
+            raise ValueError(
+                f"opponent must be 'random' or a policy (a callable), not {opponent!r}"
             )
         self.game = make_game(game, options or {})
         kernel = self.game.kernel()
@@ -112,6 +130,14 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         self.num_envs = num_envs
         self.max_plies = cap
         self._shape = self.game.observation_tensor_shape
+        if callable(opponent):
+            if not self.batch.supports_policy:
+                raise NoVectorKernelError(
+                    f"{self.game.name}'s compiled batch plays only its random opponent; "
+                    "flipgames.envs.vector.make(..., opponent=policy) gives the reference "
+                    "engine's batch for it"
+                )
+            self.batch.set_policy(self._policy_caller(opponent))
         self.single_observation_space = dict_space(self.game)
         self.single_action_space = spaces.Discrete(self.game.num_distinct_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -142,6 +168,19 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
             # No seed: every environment continues its generator.
             self.batch.reset()
         return self._observations(), self._infos()
+
+    def _policy_caller(self, policy: Policy) -> BatchPolicy:
+        """The batch's side of ``policy``: the observations shaped as the game's tensor, and
+        its actions checked (an illegal one raises before anything is played)."""
+        shape = (self.num_envs, *self._shape)
+
+        def call(
+            observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8], rows: I64
+        ) -> I64:
+            chosen = policy(observations.reshape(shape), masks)
+            return check_opponent_actions(chosen, masks, rows.astype(np.intp))
+
+        return call
 
     def _seeds(self, seed: int | Sequence[int]) -> npt.NDArray[np.uint64]:
         if isinstance(seed, int):
@@ -189,8 +228,15 @@ class FlipgamesVectorEnv(gymnasium.vector.VectorEnv[Observation, np.ndarray, np.
         }
 
 
-def _has_batch(game: str, options: dict[str, object] | None) -> bool:
-    return getattr(make_game(game, options or {}).kernel(), "vector", None) is not None
+def _fast(game: str, options: dict[str, object] | None, opponent: str | Policy) -> bool:
+    """Whether the compiled batch plays ``game`` against ``opponent``: it has a batch, and
+    the opponent is ``random``, or a policy and the batch can stop for one."""
+    kernel = make_game(game, options or {}).kernel()
+    if getattr(kernel, "vector", None) is None:
+        return False
+    if isinstance(opponent, str):
+        return opponent == "random"
+    return cast("HasVector", kernel).vector_plays_policies()
 
 
 def make_vec_env(
@@ -202,7 +248,8 @@ def make_vec_env(
     **kwargs: Any,
 ) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
     """``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=...)``'s entry: the compiled batch
-    when the game has one and the opponent is ``random``; else the reference engine's batch
+    when the game has one and the opponent is ``random`` (or a policy, where the batch takes
+    one); else the reference engine's batch
     (:class:`~flipgames.envs.reference.ReferenceVectorEnv`: other levels, a policy, option
     sets without a kernel), with the same ``infos`` keys; with ``render_mode`` (or another
     keyword of the single environment), a ``SyncVectorEnv`` of
@@ -216,8 +263,8 @@ def make_vec_env(
             return FlipgamesEnv(game, opponent=opponent, seat=seat, options=options, **kwargs)
 
         return gymnasium.vector.SyncVectorEnv([single] * num_envs)
-    if opponent == "random" and _has_batch(game, options):
-        return FlipgamesVectorEnv(game, num_envs, "random", seat, options)
+    if _fast(game, options, opponent):
+        return FlipgamesVectorEnv(game, num_envs, opponent, seat, options)
     return ReferenceVectorEnv(game, num_envs, opponent, seat, options)
 
 
@@ -233,15 +280,19 @@ def make(
     """``num_envs`` environments of ``game`` (a registered name, e.g. ``"flipflop-3x3"``);
     ``seed`` seeds the first ``reset()`` that is given none.
 
-    The compiled batch against ``random``; against another level or a policy (``opponent``
-    a callable, called once per step for the whole batch), the reference engine's
-    :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per environment, so about
-    the single environment's speed per env step; ``max_plies`` is then the game's own cap).
-    An option set without a compiled batch raises :class:`NoVectorKernelError`.
+    The compiled batch against ``random``, and against a policy (``opponent`` a callable,
+    called once for the whole batch each time opponents are to act) where the batch can stop
+    for one (Rubik's Flip, Flip Switch); otherwise, against another level or a policy, the
+    reference engine's :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per
+    environment, so about the single environment's speed per env step; ``max_plies`` is then
+    the game's own cap). Against ``random``, an option set without a compiled batch raises
+    :class:`NoVectorKernelError`.
     """
-    if opponent != "random":
+    if opponent != "random" and not _fast(game, options, opponent):
         if max_plies is not None:
-            raise ValueError("max_plies applies to the compiled batch (opponent='random') only")
+            raise ValueError(
+                "max_plies applies to the compiled batch (opponent='random' or a policy) only"
+            )
         return ReferenceVectorEnv(game, num_envs, opponent, seat, options, seed)
     return FlipgamesVectorEnv(
         game, num_envs, opponent=opponent, seat=seat, options=options, max_plies=max_plies,

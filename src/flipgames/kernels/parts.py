@@ -108,3 +108,8 @@ class HasVector(GameKernel):
         random opponent, stepped together in compiled code."""
         part = _part(self, "vector_kernel", self.vector_class)
         return cast("EnvBatch[Any]", part(self, num_envs, seat, max_plies))
+
+    def vector_plays_policies(self) -> bool:
+        """Whether the batch can let a policy play the opponent
+        (:meth:`~flipgames.kernels.vector.EnvBatch.set_policy`)."""
+        return bool(_part(self, "vector_kernel", self.vector_class).supports_policy)

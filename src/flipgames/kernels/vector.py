@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -219,6 +219,9 @@ def write_bits(observations: npt.NDArray[np.float32], e: int, offset: int, bits:
 
 #: The game's kernel class a batch runs over.
 K = TypeVar("K")
+#: An outside opponent as :meth:`EnvBatch.set_policy` takes it: flat observations, masks and
+#: the rows where it is to act, to one checked action per environment.
+BatchPolicy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8], I64], I64]
 
 
 class EnvBatch(ABC, Generic[K]):
@@ -235,6 +238,9 @@ class EnvBatch(ABC, Generic[K]):
     every ply played after the agent's action (the opponent's actions and chance outcomes,
     in order, padded with -1; at most ``max_replies``).
     """
+
+    #: Whether the game's compiled functions can stop for an outside opponent (a policy).
+    supports_policy: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -266,6 +272,7 @@ class EnvBatch(ABC, Generic[K]):
         self.moves = np.zeros((n, max_moves), dtype=np.int64)
         self.rng = seed_batch(np.zeros(n, dtype=np.uint64))
         self._sizes = (planes, num_actions, max_replies)
+        self.policy: BatchPolicy | None = None
         self._fresh_outputs()
         for array in self.outputs():
             array.fill(0)
@@ -316,6 +323,7 @@ class EnvBatch(ABC, Generic[K]):
             self.rng[:] = seed_batch(seeds.astype(np.uint64))
         self._fresh_outputs()
         self._reset_all()
+        self._outside_opponents(np.ones(self.num_envs, dtype=np.bool_))
 
     def step(self, actions: I64) -> None:
         """One step of every environment (``actions[e]`` for environment ``e``)."""
@@ -328,8 +336,60 @@ class EnvBatch(ABC, Generic[K]):
             grown = np.zeros((self.num_envs, rows, 3), dtype=np.int64)
             grown[:, : len(self.history[0])] = self.history
             self.history = grown
+        fresh = self.meta[:, DONE] != 0  # restarted by this step: no reward, no end
         self._fresh_outputs()
         self._step_all(actions.astype(np.int64))
+        self._outside_opponents(fresh)
+
+    def set_policy(self, policy: BatchPolicy) -> None:
+        """Let ``policy`` play the opponent instead of the built-in random one: after the
+        compiled step stops every environment where the opponent is to act, it is called
+        with their flat observations from the opponent's seat and their masks (all zeros in
+        the other rows) and the indices of those rows, and returns one action per
+        environment, which it has checked against the masks; the batch plays them, then
+        chance, until the opponent is to act again somewhere (another call) or nowhere."""
+        if not self.supports_policy:
+            raise ValueError(f"{type(self).__name__} plays only its random opponent")
+        self.policy = policy
+        self._outside_opponent(True)
+
+    def _outside_opponents(self, fresh: npt.NDArray[np.bool_]) -> None:
+        """The policy's turns until no opponent is to act (``fresh``: the rows restarted by
+        this step or reset, whose rewards and flags stay as a new episode's)."""
+        policy = self.policy
+        if policy is None:
+            return
+        meta, n = self.meta, self.num_envs
+        while True:
+            waiting = (
+                (meta[:, STATUS] == ONGOING)
+                & (meta[:, PLY] < self.max_plies)
+                & (meta[:, SIDE] == 1 - meta[:, SEAT])
+                & (meta[:, DONE] == 0)
+            )
+            rows = np.flatnonzero(waiting)
+            if not len(rows):
+                return
+            observations = np.zeros((n, self._sizes[0]), dtype=np.float32)
+            masks = np.zeros((n, self._sizes[1]), dtype=np.int8)
+            self._opponent_view(rows, observations, masks)
+            self._opponent_step(policy(observations, masks, rows), rows, fresh)
+
+    def _outside_opponent(self, on: bool) -> None:
+        """Make the compiled functions stop where the opponent is to act (a game's batch with
+        :attr:`supports_policy` overrides this and the two below)."""
+        raise NotImplementedError
+
+    def _opponent_view(
+        self, rows: I64, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]
+    ) -> None:
+        """Write the observation and mask of ``rows`` from the opponent's seat."""
+        raise NotImplementedError
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        """Play the opponent's ``actions`` in ``rows``, then chance until the agent or the
+        opponent is to act, then settle the rows not ``fresh`` and observe them."""
+        raise NotImplementedError
 
     @abstractmethod
     def _reset_all(self) -> None:

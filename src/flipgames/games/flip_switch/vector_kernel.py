@@ -88,8 +88,9 @@ Work = tuple[I64, I64]
 KEY, PLAYED, WINS0, WINS1 = range(4)
 WORDS = 4
 #: ``params``: rounds in the match, whether a player with no action passes, the seat (or
-#: RANDOM_SEAT) and the ply cap.
-ROUNDS, PASSING, SEAT_MODE, MAX_PLIES = range(4)
+#: RANDOM_SEAT), the ply cap and whether a policy plays the opponent (the batch then stops
+#: where the opponent is to act).
+ROUNDS, PASSING, SEAT_MODE, MAX_PLIES, OUTSIDE = range(5)
 #: ``SIDE`` at a chance node (a flip being revealed).
 CHANCE_SIDE = -1
 #: Planes of the observation tensor (:mod:`.tensor` with 3 shapes).
@@ -207,7 +208,8 @@ def _reply(
     s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64, work: Work
 ) -> None:
     """Chance outcomes and the opponent's random actions until the agent is to act, the
-    match is over or the cap is reached."""
+    match is over or the cap is reached (or, when a policy plays the opponent, until it is
+    to act)."""
     meta, moves, rng = s[1], s[4], s[5]
     while (
         meta[e, STATUS] == ONGOING
@@ -218,6 +220,8 @@ def _reply(
             # Drawn now, at the flip's chance node: the shape did not exist before.
             action = moves[e, weighted(rng[e : e + 1], weights[e], SHAPES)]
             record_reply(out, e, action, False)
+        elif params[OUTSIDE]:
+            return  # a policy plays the opponent: the caller asks it
         else:
             action = moves[e, draw(rng, e, meta[e, NMOVES])]
             record_reply(out, e, action, True)
@@ -306,8 +310,33 @@ def _step_all(
         _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], tables, params, work)
 
 
+@batch_jit
+def _opponent_view(
+    s: Arrays, rows: I64, observations: F32, masks: I8, tables: Tables, params: I64, work: Work
+) -> None:
+    for e in rows:
+        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e], tables, params, work)
+
+
+@batch_jit
+def _opponent_step(
+    s: Arrays, out: Outputs, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_],
+    weights: I64, tables: Tables, params: I64, work: Work,
+) -> None:  # fmt: skip
+    meta = s[1]
+    for e in rows:
+        record_reply(out, e, actions[e], True)
+        _play(s, e, actions[e], weights, tables, params, work)
+        _reply(s, out, e, weights, tables, params, work)
+        if not fresh[e]:
+            settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
+        _observe(s, e, meta[e, SEAT], out[0][e], out[1][e], tables, params, work)
+
+
 class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
     """A batch of Flip Switch matches of one option set; see the module docstring."""
+
+    supports_policy = True
 
     def __init__(
         self, kernel: FlipSwitchKernel, num_envs: int, seat: int | None, max_plies: int
@@ -319,7 +348,7 @@ class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
         self.tables: Tables = (kernel.lines, kernel.pairs)
         self.weights = np.zeros((num_envs, SHAPES), dtype=np.int64)
         self.params = np.array(
-            [kernel.rounds, int(kernel.passing), self.seat, max_plies], dtype=np.int64
+            [kernel.rounds, int(kernel.passing), self.seat, max_plies, 0], dtype=np.int64
         )
         self.work: Work = (
             np.zeros(SQUARES, dtype=np.int64),
@@ -333,3 +362,14 @@ class FlipSwitchBatch(EnvBatch["FlipSwitchKernel"]):
     def _step_all(self, actions: I64) -> None:
         s, out, tables, params = self.arrays(), self.outputs(), self.tables, self.params
         _step_all(s, out, actions, self.weights, tables, params, self.work)
+
+    def _outside_opponent(self, on: bool) -> None:
+        self.params[OUTSIDE] = int(on)
+
+    def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
+        s, tables, params = self.arrays(), self.tables, self.params
+        _opponent_view(s, rows, observations, masks, tables, params, self.work)
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        s, out, tables, params = self.arrays(), self.outputs(), self.tables, self.params
+        _opponent_step(s, out, actions, rows, fresh, self.weights, tables, params, self.work)

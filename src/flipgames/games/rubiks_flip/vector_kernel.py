@@ -64,13 +64,16 @@ if TYPE_CHECKING:
     from flipgames.games.rubiks_flip.kernel import RubiksFlipKernel
 
 I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
 
 #: Board words per environment: the first player's tiles, the second's, the second faces
 #: shown, the winner (NONE while there is none) and how many groups of legal actions
 #: (:func:`.kernel.groups`) ``moves`` holds.
 FIRST, SECOND, FACES, WINNER, GROUPS = range(5)
-#: ``params``: the option flags (as the kernel takes them), the seat and the ply cap.
-FLAP, KING, MOVER_FIRST, SEAT_MODE, MAX_PLIES = range(5)
+#: ``params``: the option flags (as the kernel takes them), the seat, the ply cap and whether
+#: a policy plays the opponent (the batch then stops where the opponent is to act).
+FLAP, KING, MOVER_FIRST, SEAT_MODE, MAX_PLIES, OUTSIDE = range(6)
 #: Tiles each player places in a game; the tensor shows those still in hand over this.
 TILES = 8
 #: Squares of the board: one plane of the tensor.
@@ -129,16 +132,17 @@ def _allows(s: Arrays, e: int, action: int) -> bool:
 
 
 @batch_jit
-def _mark(s: Arrays, masks: npt.NDArray[np.int8], e: int) -> None:
-    """``e``'s legal actions as a mask row (cleared first)."""
+def _mark(s: Arrays, e: int, mask: I8) -> None:
+    """``e``'s legal actions into ``mask`` (a row, cleared first)."""
     board, moves = s[0], s[4]
-    masks[e, :] = 0
+    for action in range(len(mask)):
+        mask[action] = 0
     for g in range(board[e, GROUPS]):
         base = (moves[e, g] >> GROUP_SHIFT) * PLACEMENTS
         squares = moves[e, g] & FULL
         while squares:
             action = base + 2 * trailing_zeros(squares)
-            masks[e, action] = masks[e, action + 1] = 1
+            mask[action] = mask[action + 1] = 1
             squares &= squares - 1
 
 
@@ -169,9 +173,10 @@ def _play(s: Arrays, e: int, action: int, params: I64) -> None:
 
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, params: I64) -> None:
-    """The opponent's uniformly random actions while it is to move (recording the last)."""
+    """The opponent's uniformly random actions while it is to move (recording the last);
+    none when a policy plays it (the caller asks the policy)."""
     meta, rng = s[1], s[5]
-    while opponent_to_move(meta, e, params[MAX_PLIES]):
+    while not params[OUTSIDE] and opponent_to_move(meta, e, params[MAX_PLIES]):
         action = _nth(s, e, draw(rng, e, meta[e, NMOVES]))
         record_reply(out, e, action, True)
         _play(s, e, action, params)
@@ -191,33 +196,38 @@ def _begin(s: Arrays, out: Outputs, e: int, params: I64) -> None:
 
 
 @batch_jit
-def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
-    """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
-    its mask. Every square of every plane is written in one pass over the 16 squares (no
-    clearing first, no search for set bits: that took four fifths of a step)."""
+def _observe(s: Arrays, e: int, seat: int, row: F32, mask: I8, params: I64) -> None:
+    """``e``'s observation tensor from ``seat`` (the planes of :mod:`.tensor`) into ``row``
+    and its mask into ``mask`` (the legal actions while ``seat`` is to move, else zeros).
+    Every square of every plane is written in one pass over the 16 squares (no clearing
+    first, no search for set bits: that took four fifths of a step)."""
     board, meta = s[0], s[1]
-    observations = out[0]
-    seat = meta[e, SEAT]
     faces = board[e, FACES]
     mine, theirs = board[e, FIRST + seat], board[e, SECOND - seat]
     occupied = mine | theirs
     locked = occupied & ~spread(FULL ^ occupied, params[KING])
     my_hand = (TILES - _popcount(mine)) / TILES
     their_hand = (TILES - _popcount(theirs)) / TILES
-    to_act = 1.0 if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING else 0.0
+    to_act = meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING
     for square in range(AREA):
-        observations[e, square] = (mine & ~faces) >> square & 1
-        observations[e, AREA + square] = (mine & faces) >> square & 1
-        observations[e, 2 * AREA + square] = (theirs & ~faces) >> square & 1
-        observations[e, 3 * AREA + square] = (theirs & faces) >> square & 1
-        observations[e, 4 * AREA + square] = locked >> square & 1
-        observations[e, 5 * AREA + square] = my_hand
-        observations[e, 6 * AREA + square] = their_hand
-        observations[e, 7 * AREA + square] = to_act
+        row[square] = (mine & ~faces) >> square & 1
+        row[AREA + square] = (mine & faces) >> square & 1
+        row[2 * AREA + square] = (theirs & ~faces) >> square & 1
+        row[3 * AREA + square] = (theirs & faces) >> square & 1
+        row[4 * AREA + square] = locked >> square & 1
+        row[5 * AREA + square] = my_hand
+        row[6 * AREA + square] = their_hand
+        row[7 * AREA + square] = to_act
     if to_act:
-        _mark(s, out[1], e)
+        _mark(s, e, mask)
     else:
-        out[1][e, :] = 0
+        for action in range(len(mask)):
+            mask[action] = 0
+
+
+@batch_jit
+def _observe_agent(s: Arrays, out: Outputs, e: int, params: I64) -> None:
+    _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], params)
 
 
 @batch_jit
@@ -225,7 +235,7 @@ def _reset_all(s: Arrays, out: Outputs, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
         _begin(s, out, e, params)
-        _observe(s, out, e, params)
+        _observe_agent(s, out, e, params)
 
 
 @batch_jit
@@ -244,21 +254,51 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, params: I64) -> None:
             _play(s, e, actions[e], params)
             _reply(s, out, e, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e, params)
+        _observe_agent(s, out, e, params)
+
+
+@batch_jit
+def _opponent_view(s: Arrays, rows: I64, observations: F32, masks: I8, params: I64) -> None:
+    for e in rows:
+        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e], params)
+
+
+@batch_jit
+def _opponent_step(
+    s: Arrays, out: Outputs, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_], params: I64
+) -> None:
+    meta = s[1]
+    for e in rows:
+        record_reply(out, e, actions[e], True)
+        _play(s, e, actions[e], params)
+        if not fresh[e]:
+            settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
+        _observe_agent(s, out, e, params)
 
 
 class RubiksFlipBatch(EnvBatch["RubiksFlipKernel"]):
     """A batch of Rubik's Flip environments of one option set; see the module docstring."""
+
+    supports_policy = True
 
     def __init__(
         self, kernel: RubiksFlipKernel, num_envs: int, seat: int | None, max_plies: int
     ) -> None:
         actions = kernel.num_actions
         super().__init__(kernel, num_envs, seat, max_plies, PLANES * 16, actions, 5, MAX_GROUPS)
-        self.params = np.array([*kernel.flags, self.seat, max_plies], dtype=np.int64)
+        self.params = np.array([*kernel.flags, self.seat, max_plies, 0], dtype=np.int64)
 
     def _reset_all(self) -> None:
         _reset_all(self.arrays(), self.outputs(), self.params)
 
     def _step_all(self, actions: I64) -> None:
         _step_all(self.arrays(), self.outputs(), actions, self.params)
+
+    def _outside_opponent(self, on: bool) -> None:
+        self.params[OUTSIDE] = int(on)
+
+    def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
+        _opponent_view(self.arrays(), rows, observations, masks, self.params)
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        _opponent_step(self.arrays(), self.outputs(), actions, rows, fresh, self.params)

@@ -1,0 +1,197 @@
+"""A policy as the opponent of the compiled batch (Rubik's Flip, Flip Switch): one call for
+the whole batch each time opponents are to act, from the opponent's own seat, and the games
+played are the reference engine's batch's with the same policy and seed (exactly so where no
+chance is drawn; with chance, every policy call and every row is checked against reference
+states replaying the batch's reported plies)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from flipgames import make as make_game
+from flipgames.core.game import State
+from flipgames.envs.common import IllegalOpponentActionError, sample_legal
+from flipgames.envs.reference import ReferenceVectorEnv
+from flipgames.envs.vector import FlipgamesVectorEnv, NoVectorKernelError, make
+
+
+class Recorder:
+    """A seeded random policy that keeps every call's observations, masks and choices."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.calls: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions = np.zeros(len(masks), dtype=np.int64)
+        playing = masks.any(axis=1)
+        actions[playing] = sample_legal(masks[playing], self.rng)
+        self.calls.append((observations.copy(), masks.copy(), actions.copy()))
+        return actions
+
+
+def agent_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per row (any id now and then: illegal actions end episodes)."""
+    actions = np.zeros(len(mask), dtype=np.int64)
+    playing = mask.any(axis=1)
+    actions[playing] = sample_legal(mask[playing], rng)
+    wild = rng.random(len(mask)) < 0.02
+    actions[wild] = rng.integers(0, mask.shape[1], int(wild.sum()))
+    return actions
+
+
+def trimmed(replies: np.ndarray) -> list[list[int]]:
+    return [[a for a in row.tolist() if a >= 0] for row in replies]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("options", [{}, {"flip": "flap", "both": "opponent"}])
+def test_rubiks_flip_plays_the_reference_batchs_games_with_the_same_policy(seat, options):
+    # No chance and a fixed seat: the same agent actions and the same policy give the same
+    # games, step for step, in every output and in every call the policy gets.
+    fast_policy, reference_policy = Recorder(1), Recorder(1)
+    fast = make("rubiks-flip", 5, seed=3, opponent=fast_policy, seat=seat, options=options)
+    reference = ReferenceVectorEnv("rubiks-flip", 5, reference_policy, seat, options, seed=3)
+    assert isinstance(fast, FlipgamesVectorEnv)
+    rng = np.random.default_rng(7)
+    outputs = [(*fast.reset(), None, None, None), (*reference.reset(), None, None, None)]
+    ends = 0
+    for _ in range(80):
+        (a, a_infos, *a_rest), (b, b_infos, *b_rest) = outputs
+        for key in ("observation", "action_mask"):
+            np.testing.assert_array_equal(a[key], b[key])
+        for x, y in zip(a_rest, b_rest, strict=True):
+            np.testing.assert_array_equal(x, y)
+        for key in ("seat", "opponent_action", "illegal_action", "_illegal_action"):
+            np.testing.assert_array_equal(a_infos[key], b_infos[key])
+        assert trimmed(a_infos["replies"]) == trimmed(b_infos["replies"])
+        actions = agent_actions(a["action_mask"], rng)
+        stepped = [env.step(actions) for env in (fast, reference)]
+        outputs = [(s[0], s[4], s[1], s[2], s[3]) for s in stepped]
+        ends += int((stepped[0][2] | stepped[0][3]).sum())
+    assert ends > 20
+    assert len(fast_policy.calls) == len(reference_policy.calls) > 60
+    for (a_seen, a_masks, a_chosen), (b_seen, b_masks, b_chosen) in zip(
+        fast_policy.calls, reference_policy.calls, strict=True
+    ):
+        np.testing.assert_array_equal(a_seen, b_seen)
+        np.testing.assert_array_equal(a_masks, b_masks)
+        np.testing.assert_array_equal(a_chosen, b_chosen)
+
+
+class Shadow:
+    """The reference state of one environment, rebuilt from the plies the batch reports."""
+
+    def __init__(self, game_name: str, options: dict[str, object]) -> None:
+        self.game = make_game(game_name, options)
+        self.state: State = self.game.new_initial_state()
+        self.done = False
+
+    def replay(self, plies: list[int], seat: int, decisions: list[tuple]) -> None:
+        """Play the reported plies; each one the opponent chose must be the policy's answer
+        in the next of ``decisions`` (its calls that asked about this row), which must have
+        shown this state from the opponent's seat."""
+        for action in plies:
+            if self.state.current_player == 1 - seat:
+                seen, mask, chosen = decisions.pop(0)
+                np.testing.assert_array_equal(seen, self.state.observation_tensor(1 - seat))
+                np.testing.assert_array_equal(mask, self.state.legal_action_mask())
+                assert chosen == action
+            assert action in self.state.legal_actions()
+            self.state = self.state.apply(action)
+        assert decisions == []
+
+
+@pytest.mark.parametrize("options", [{}, {"lines": "edges", "no_move": "pass", "rounds": 2}])
+def test_flip_switch_policy_sees_the_opponents_view_of_the_reference_state(options):
+    # Chance is drawn from the batch's own generators (not the reference batch's), so the
+    # plies the batch reports are replayed on reference states instead: every policy call
+    # and every row returned must be theirs.
+    n = 4
+    policy = Recorder(2)
+    envs = make("flip-switch", n, seed=5, opponent=policy, seat=None, options=options)
+    assert isinstance(envs, FlipgamesVectorEnv)
+    shadows = [Shadow("flip-switch", options) for _ in range(n)]
+
+    def decisions(calls: list, i: int) -> list[tuple]:
+        return [
+            (seen[i], masks[i], int(chosen[i])) for seen, masks, chosen in calls if masks[i].any()
+        ]
+
+    observations, infos = envs.reset()
+    for i, shadow in enumerate(shadows):
+        shadow.replay(
+            trimmed(infos["replies"])[i], int(infos["seat"][i]), decisions(policy.calls, i)
+        )
+    rng = np.random.default_rng(4)
+    seen = {"calls": 0, "ends": 0, "illegal": 0}
+    for _ in range(200):
+        actions = agent_actions(observations["action_mask"], rng)
+        before = len(policy.calls)
+        observations, rewards, terminated, truncated, infos = envs.step(actions)
+        calls = policy.calls[before:]
+        seen["calls"] += len(calls)
+        for i, shadow in enumerate(shadows):
+            seat, plies = int(infos["seat"][i]), trimmed(infos["replies"])[i]
+            if shadow.done:
+                shadow.state, shadow.done = shadow.game.new_initial_state(), False
+            elif infos["illegal_action"][i]:
+                assert int(actions[i]) not in shadow.state.legal_actions() and plies == []
+                seen["illegal"] += 1
+                shadow.done = True
+                continue
+            else:
+                shadow.state = shadow.state.apply(int(actions[i]))
+            shadow.replay(plies, seat, decisions(calls, i))
+            state = shadow.state
+            np.testing.assert_array_equal(
+                observations["observation"][i], state.observation_tensor(seat)
+            )
+            if state.is_terminal():
+                assert terminated[i] and rewards[i] == state.returns()[seat]
+                shadow.done = True
+                seen["ends"] += 1
+            else:
+                assert not terminated[i]
+                shadow.done = bool(truncated[i])
+    assert seen["calls"] >= 150 and seen["ends"] >= 2 and seen["illegal"]
+
+
+def test_an_illegal_policy_action_names_the_environment():
+    def bad(observations, masks):
+        actions = Recorder(0)(observations, masks)
+        actions[2] = -1
+        return actions
+
+    envs = make("rubiks-flip", 3, seed=1, opponent=bad, seat=1)
+    assert isinstance(envs, FlipgamesVectorEnv)
+    with pytest.raises(IllegalOpponentActionError, match="action -1 in environment 2"):
+        envs.reset()
+    assert issubclass(IllegalOpponentActionError, ValueError)
+    envs = make("flip-switch", 2, seed=1, opponent=lambda o, m: np.zeros(2), seat=1)
+    with pytest.raises(IllegalOpponentActionError, match="integer action"):
+        envs.reset()
+
+
+def test_the_policy_gets_the_whole_batch_once_per_step_where_a_turn_is_one_ply():
+    policy = Recorder(3)
+    envs = make("rubiks-flip", 6, seed=2, opponent=policy, seat=None, max_plies=12)
+    observations, _ = envs.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        before = len(policy.calls)
+        observations, *_ = envs.step(agent_actions(observations["action_mask"], rng))
+        assert len(policy.calls) - before <= 1  # Rubik's Flip: one opponent ply per step
+    for seen, masks, chosen in policy.calls:
+        assert seen.shape == (6, 8, 4, 4) and masks.shape == (6, 544) and chosen.shape == (6,)
+        assert not seen[~masks.any(axis=1)].any()
+
+
+def test_games_without_a_stopping_batch_take_the_reference_engine():
+    envs = make("flipflop-3x3", 2, seed=0, opponent=Recorder(0))
+    assert isinstance(envs, ReferenceVectorEnv)
+    with pytest.raises(NoVectorKernelError, match="plays only its random opponent"):
+        FlipgamesVectorEnv("flipflop-3x3", 2, opponent=Recorder(0))
+    with pytest.raises(ValueError, match="opponent must be 'random' or a policy"):
+        FlipgamesVectorEnv("rubiks-flip", 2, opponent=3)  # type: ignore[arg-type]
