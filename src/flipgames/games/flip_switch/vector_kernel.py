@@ -110,12 +110,9 @@ MAX_REPLIES = 5
 
 
 @batch_jit
-def _refresh(
-    s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work: Work, listed: int = 0
-) -> None:
+def _refresh(s: Arrays, e: int, weights: I64, tables: Tables, params: I64, work: Work) -> None:
     """``e``'s legal actions (the shape outcomes and their weights at a chance node), the
-    side to act and the status; ``listed`` > 0: that many legal actions are in ``moves[e]``
-    already (:func:`.kernel._step` listed them there)."""
+    side to act and the status."""
     board, meta, _, _, moves, _ = s
     tiles, owners = work[0], work[1]
     last, mover, flip = unpack(board[e, KEY], tiles, owners)
@@ -131,9 +128,6 @@ def _refresh(
         for k in range(SHAPES):
             moves[e, k] = OUTCOME_BASE + k
         meta[e, NMOVES] = SHAPES
-    elif listed:
-        meta[e, SIDE] = mover
-        meta[e, NMOVES] = listed
     else:
         meta[e, SIDE] = mover
         meta[e, NMOVES] = legal_actions(
@@ -199,8 +193,15 @@ def _play(
         meta[e, SINCE] = meta[e, PLY]
         history[e, 0, 0] = after
         meta[e, COUNT] = 1
-    # Last: _refresh unpacks into the same work rows.
-    _refresh(s, e, weights, tables, params, work, listed)
+    if listed:
+        # The usual case, without _refresh's call and unpacking: the round goes on, the other
+        # player is to move and _step listed its actions.
+        meta[e, STATUS] = ONGOING
+        meta[e, SIDE] = 1 - mover
+        meta[e, NMOVES] = listed
+    else:
+        # Last: _refresh unpacks into the same work rows.
+        _refresh(s, e, weights, tables, params, work)
 
 
 @batch_jit
