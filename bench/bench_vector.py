@@ -13,6 +13,12 @@ time inside ``step`` counts (the process's CPU clock, so other jobs on a shared 
 against it less than against a wall clock), not the agent's choice of a uniformly random legal
 action. Prints the machine, its load average and the Python version with every run, since
 figures mean nothing without them.
+
+``--policy``: the opponent is a policy instead (a uniformly random legal action per row, drawn
+in numpy: what self-play's network would compute instead), on the compiled batch where it
+takes one (Rubik's Flip, Flip Switch) and, for comparison, on the reference engine's batch
+(``ReferenceVectorEnv``, timed for ``--seconds``, in place of ``gymnasium.make``); the policy's
+own time counts, since it runs inside ``step``.
 """
 
 from __future__ import annotations
@@ -29,8 +35,9 @@ import flipgames.envs.gymnasium  # noqa: F401 (registers flipgames/<Game>-v0)
 from _common import cpu_name
 from flipgames import game_names
 from flipgames import make as make_game
-from flipgames.envs.common import env_id, sample_legal
-from flipgames.envs.vector import make
+from flipgames.envs.common import Policy, env_id, sample_legal
+from flipgames.envs.reference import ReferenceVectorEnv
+from flipgames.envs.vector import FlipgamesVectorEnv, make
 
 
 def batched_games() -> list[str]:
@@ -38,10 +45,36 @@ def batched_games() -> list[str]:
     return [n for n in game_names() if getattr(make_game(n).kernel(), "vector", None)]
 
 
-def vector_rate(game: str, num_envs: int, seconds: float, batch_steps: int | None) -> float:
+def random_policy(seed: int) -> Policy:
+    """A uniformly random legal action per row (0 where the opponent is not to act)."""
+    rng = np.random.default_rng(seed)
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        playing = masks.any(axis=1)
+        actions = np.zeros(len(masks), dtype=np.int64)
+        actions[playing] = sample_legal(masks[playing], rng)
+        return actions
+
+    return policy
+
+
+def vector_rate(
+    game: str,
+    num_envs: int,
+    seconds: float,
+    batch_steps: int | None,
+    opponent: str = "random",
+) -> float:
     """Env steps per CPU-second of a batch of ``num_envs``, over ``seconds`` of wall time or
-    exactly ``batch_steps`` steps."""
-    envs = make(game, num_envs, seed=1, seat=None)
+    exactly ``batch_steps`` steps; ``opponent`` ``"policy"``: :func:`random_policy` on the
+    compiled batch, ``"reference"``: on the reference engine's batch."""
+    if opponent == "reference":
+        envs: FlipgamesVectorEnv | ReferenceVectorEnv = ReferenceVectorEnv(
+            game, num_envs, random_policy(2), None, seed=1
+        )
+    else:
+        policy = random_policy(2) if opponent == "policy" else "random"
+        envs = make(game, num_envs, seed=1, seat=None, opponent=policy)
     observations, _ = envs.reset()
     rng = np.random.default_rng(1)
     steps, inside = 0, 0.0
@@ -92,21 +125,35 @@ def main() -> None:
         "--steps", type=int, help="time this many batch steps per size instead of --seconds"
     )
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 16, 256, 1024])
+    parser.add_argument(
+        "--policy", action="store_true", help="the opponent is a policy (see the module doc)"
+    )
     args = parser.parse_args()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores (shared); load average {load}")
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     columns = "".join(f"{f'{n} envs':>13}" for n in args.envs)
-    print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps per CPU-second)")
+    if args.policy:
+        print(f"{'game':<14}{'batch':>10}{columns}   (env steps per CPU-second, policy opponent)")
+    else:
+        print(f"{'game':<14}{'gymnasium.make':>15}{columns}   (env steps per CPU-second)")
     for game in args.games or batched_games():
         # Compile (or load) the batch's reset and step before timing.
-        warm = make(game, 1)
+        warm = make(game, 1, opponent=random_policy(0) if args.policy else "random")
         warm.reset(seed=0)
         warm.step(np.zeros(1, dtype=np.int64))
-        line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
-        for n in args.envs:
-            line += f"{vector_rate(game, n, args.seconds, args.steps):>13,.0f}"
-        print(line, flush=True)
+        if not args.policy:
+            line = f"{game:<14}{single_rate(game, args.seconds):>15,.0f}"
+            for n in args.envs:
+                line += f"{vector_rate(game, n, args.seconds, args.steps):>13,.0f}"
+            print(line, flush=True)
+            continue
+        compiled = isinstance(warm, FlipgamesVectorEnv)
+        for kind in ("policy", "reference") if compiled else ("reference",):
+            steps = args.steps if kind == "policy" else None
+            rates = [vector_rate(game, n, args.seconds, steps, kind) for n in args.envs]
+            label = "compiled" if kind == "policy" else "reference"
+            print(f"{game:<14}{label:>10}" + "".join(f"{r:>13,.0f}" for r in rates), flush=True)
 
 
 if __name__ == "__main__":
