@@ -123,6 +123,9 @@ def _text(game: Game, result: dict[str, Any], proof: str | None) -> str:
             f"{dfpn.number(phase['pn'])}, dn {dfpn.number(phase['dn'])}; {phase['nodes']:,} nodes, "
             f"{phase['seconds']:,.1f} s)"
         )
+    if value is None and result["first_moves"]:
+        lines.append("  first moves (one per symmetry class):")
+        lines += [f"    {move}: {what}" for move, what in result["first_moves"].items()]
     if proof is not None:
         if result.get("proof_positions") is None:
             lines.append(f"  no proof written to {proof}: the value is not proven")

@@ -137,6 +137,9 @@ class Report:
     table_bytes: int = 0
     table_used: int = 0
     resumed: bool = False
+    #: Per first move (one per symmetry class): what the table says of it (see
+    #: :meth:`Solver.first_moves`).
+    first_moves: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -281,6 +284,32 @@ class Solver:
             return "draw"
         return None
 
+    def first_moves(self) -> dict[str, str]:
+        """What the table says of each first move (one per class of symmetric moves) for the
+        question being asked: ``win`` / ``not a win`` for its attacker where resolved, else
+        its proof and disproof numbers."""
+        phase = next((p for p in self.phases if p.status == "open"), self.phases[-1])
+        found: dict[str, str] = {}
+        seen: set[tuple[int, int]] = set()
+        for action, child, four in self.search.children(self.position):
+            key = self.search.key(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            text = self.search.action_text(action)
+            entry = None if four else self.search.entry(child, self.table)
+            if four:
+                found[text] = "ends the game"
+            elif entry is None:
+                found[text] = "not searched"
+            elif entry[0] == 0:
+                found[text] = f"{self.game.player_names[phase.attacker]} wins"
+            elif entry[1] == 0:
+                found[text] = f"no win for {self.game.player_names[phase.attacker]}"
+            else:
+                found[text] = f"pn {number(entry[0])} dn {number(entry[1])}"
+        return found
+
     def report(self) -> Report:
         return Report(
             game=self.game.name,
@@ -292,6 +321,7 @@ class Solver:
             table_bytes=self.table_bytes,
             table_used=int((self.table[0] != 0).sum()),
             resumed=self.resumed,
+            first_moves=self.first_moves(),
         )
 
     # --- checkpoints --------------------------------------------------------------------

@@ -42,7 +42,7 @@ from flipgames.core.position import format_board
 from flipgames.games.flipfour.board import NUM_SQUARES, REACH, SIZE, WINDOWS, WINDOWS_THROUGH
 from flipgames.games.flipfour.notation import MOVE_IDS, MOVES, action_text
 from flipgames.games.flipfour.position import LETTERS, SIDES
-from flipgames.kernels.jit import jit
+from flipgames.kernels.jit import jit, popcount, trailing_zeros
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
@@ -115,15 +115,6 @@ ENTRY_BYTES: Final = 36
 
 
 @jit
-def _popcount(x: int) -> int:
-    """Set bits of a non-negative word below 2**62 (SWAR: no loop)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) & 0x7FFFFFFFFFFFFFFF) >> 56
-
-
-@jit
 def _image(x: int, g: int, sym: I64) -> int:
     return int(
         sym[g, 0, x & 31]
@@ -151,10 +142,10 @@ def wins_now(w: int, b: int, bi: int, player: int, reach: I64, windows: I64) -> 
     """True when ``player`` (to move) can make four in a row with one action."""
     mine = b if player else w
     occupied = w | b
-    hand = 4 - _popcount(mine)
+    hand = 4 - popcount(mine)
     for k in range(windows.shape[0]):
         window = windows[k]
-        if _popcount(window & mine) != 3:
+        if popcount(window & mine) != 3:
             continue
         hole = window & ~mine
         if hole & occupied:
@@ -162,7 +153,7 @@ def wins_now(w: int, b: int, bi: int, player: int, reach: I64, windows: I64) -> 
         if hand > 0:
             return True
         outside = mine & ~window
-        frm = _popcount((outside & -outside) - 1)
+        frm = trailing_zeros(outside)
         if reach[(bi >> frm) & 1, frm] & hole:
             return True
     return False
@@ -174,7 +165,7 @@ def generate(w: int, b: int, bi: int, player: int, reach: I64, ids: I64, out: I6
     occupied = w | b
     mine = b if player else w
     n = 0
-    if _popcount(mine) < 4:
+    if popcount(mine) < 4:
         for face in range(2):
             for sq in range(25):
                 if not (occupied >> sq) & 1:
@@ -292,7 +283,7 @@ def _expand(d: int, w: int, b: int, bi: int, player: int, tables: Arrays, bufs: 
             continue
         ka, kb = canonical(w2, b2, bi2, 1 - player, sym)
         ca[d, i], cb2[d, i] = ka, kb
-        count = _popcount(w2 | b2)
+        count = popcount(w2 | b2)
         j = d
         while j >= 0 and pcount[j] == count:
             if pk[2 * j] == ka and pk[2 * j + 1] == kb:
@@ -366,7 +357,7 @@ def _search(w: int, b: int, bi: int, player: int, tables: Arrays, tt: Arrays, bu
             stats[0] += 1
             stats[3] = max(stats[3], d)
             frames[d, 6] = stats[0]
-            pcount[d] = _popcount(w | b)
+            pcount[d] = popcount(w | b)
             frames[d, 7] = _expand(d, w, b, bi, player, tables, bufs, pk, pcount, attacker)
         phi, delta, best, delta2, best_phi, plies, dep = _evaluate(d, frames[d, 7], mine, tt, bufs)
         thphi, thdelta = frames[d, 4], frames[d, 5]
