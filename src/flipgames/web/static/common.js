@@ -22,6 +22,10 @@ export function statusLine(view) {
   if (view.status === "finished" && view.ending) return `${turn} · ${endingReason(view)}`;
   const engine = engineStatus(view);
   if (!engine || engine.toLowerCase() === turn.toLowerCase()) return turn;
+  // The engine's plain "White to move" says only whose turn it is, which the line already
+  // says in the page's language.
+  const mover = view.players?.[view.current_player];
+  if (mover && engine.toLowerCase() === `${mover} to move`.toLowerCase()) return turn;
   // "Player 2 to move · Player 2 to choose a gear" says the name twice: the engine's words,
   // when they open with the mover's name (or the result: "Player 1 wins: crossed the finish
   // line"), already say it. Only in English: the engines' words are English, so another
@@ -87,6 +91,14 @@ export function outcomeText({ result, seat = null, players = null }) {
 
 export const cap = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
+/** A computer level in the page's language ("Easy", "やさしい"); a level the catalogues do
+ * not know (a new one) as it is named. */
+export function levelName(level) {
+  const key = `level.${level}`;
+  const words = t(key);
+  return words === key ? cap(level || "") : words;
+}
+
 /** Whose turn, seen from this page's seat ("Your move", "Black to move", ...). */
 export function turnText(view) {
   if (view.status === "finished") return resultTitle(view);
@@ -122,7 +134,7 @@ export function renderPlayers(container, view, presence = null) {
     // An outside engine's level is "engine:NAME" (registered by the server's operator).
     const opponent = (view.level || "").startsWith("engine:")
       ? t("players.engine", { name: view.level.slice(7) })
-      : t("players.computer", { level: view.level });
+      : t("players.computer", { level: levelName(view.level) });
     if (view.mode === "ai") who = player === view.seat ? t("players.you") : opponent;
     else if (view.mode === "online") who = player === view.seat ? t("players.you") : t("players.friend");
     else if (view.mode === "local") who = t("players.this_screen");

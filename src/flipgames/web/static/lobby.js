@@ -4,7 +4,7 @@
 // people" (people.js); and "My games" (my-games.js).
 
 import { api } from "./api.js";
-import { cap, rememberMatch } from "./common.js";
+import { cap, levelName, rememberMatch } from "./common.js";
 import { t } from "./i18n.js";
 import { listMine } from "./my-games.js";
 import { postSeek, ratedByDefault, startPeople } from "./people.js";
@@ -101,7 +101,7 @@ function openDialog(game, mode = null) {
   level.replaceChildren(...game.levels.map((name) => {
     const o = document.createElement("option");
     o.value = name;
-    o.textContent = cap(name);
+    o.textContent = levelName(name);
     return o;
   }));
   // Outside engines the server's operator registered play as levels named engine:NAME.
