@@ -26,9 +26,16 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.bitboard import MAX_MOVES, Bitboard, _apply, _generate, _status
+from flipgames.games.flipflop.bitboard import (
+    MAX_MOVES,
+    Bitboard,
+    _apply,
+    _generate,
+    _status,
+    _targets,
+)
 from flipgames.games.flipflop.tensor import PLANES
-from flipgames.kernels.jit import occurrences
+from flipgames.kernels.jit import occurrences, popcount
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -49,7 +56,7 @@ from flipgames.kernels.vector import (
     opponent_to_move,
     record_reply,
     settle,
-    write_bits,
+    trailing_zeros,
     write_mask,
 )
 
@@ -61,28 +68,73 @@ I64 = npt.NDArray[np.int64]
 #: masks, multipliers and attacks.
 Lookups = tuple[I64, I64, I64, I64]
 
+#: Where each environment's filter of positions seen since the last capture sits in its row
+#: of ``board`` (after White's, Black's and the bishop words), and its length: 512 bits, next
+#: to the position instead of in the batch's ``seen`` rows (2 KB apart, a cache miss per ply
+#: at 1,024 environments). A random game's quiet stretches are short: a few dozen positions.
+FILTER, FILTER_END = 3, 11
+
 #: ``params``: White's goal, Black's goal, area, White's and Black's start, seat, ply cap.
 GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES = range(7)
 
 
 @batch_jit
 def _refresh(s: Arrays, e: int, tables: Lookups, params: I64) -> None:
-    """Generate ``e``'s legal actions and set its status."""
+    """Set ``e``'s status and what its side to move needs: the agent's legal actions as a
+    list in ``moves`` (for the mask and the check of its action), the opponent's as each
+    piece's target squares (one entry per piece, in square order), from which :func:`_reply`
+    draws without listing them; nothing once the position is drawn."""
     board, meta, _, _, moves, _ = s
     own_goal, masks, magics, attacks = tables
-    n = _generate(
-        board[e, 0], board[e, 1], board[e, 2], meta[e, SIDE], params[AREA],
-        own_goal[0] | own_goal[1], own_goal, masks, magics, attacks, moves[e],
-    )  # fmt: skip
+    side, count = meta[e, SIDE], meta[e, COUNT]
+    n = 0
+    if count >= 3:  # drawn before anything else: the moves do not matter
+        pass
+    elif side == meta[e, SEAT]:
+        n = _generate(
+            board[e, 0], board[e, 1], board[e, 2], side, params[AREA],
+            own_goal[0] | own_goal[1], own_goal, masks, magics, attacks, moves[e],
+        )  # fmt: skip
+    else:
+        mine, enemy = (board[e, 0], board[e, 1]) if side == 0 else (board[e, 1], board[e, 0])
+        goals, goal, bishops = own_goal[0] | own_goal[1], own_goal[side], board[e, 2]
+        rest, piece = mine, 0
+        while rest:
+            sq = trailing_zeros(rest)
+            rest &= rest - 1
+            to = _targets(mine, enemy, bishops, sq, goal, goals, masks, magics, attacks)
+            moves[e, piece] = to
+            n += popcount(to)
+            piece += 1
     meta[e, NMOVES] = n
-    meta[e, STATUS] = _status(meta[e, COUNT], n, meta[e, SIDE])
+    meta[e, STATUS] = _status(count, n, side)
+
+
+@batch_jit
+def _nth(s: Arrays, e: int, index: int, area: int) -> int:
+    """The ``index``-th of the opponent's legal actions in increasing id (the list the
+    reference draws from), from the targets :func:`_refresh` left in ``moves``."""
+    board, meta, moves = s[0], s[1], s[4]
+    rest = board[e, 0] if meta[e, SIDE] == 0 else board[e, 1]
+    piece, left = 0, np.int64(index)  # draw() is unsigned: mixed with int it is float
+    while True:
+        sq = trailing_zeros(rest)
+        rest &= rest - 1
+        to = moves[e, piece]
+        here = popcount(to)
+        if left < here:
+            for _ in range(left):
+                to &= to - 1
+            return int(sq * area + trailing_zeros(to))
+        left -= here
+        piece += 1
 
 
 @batch_jit
 def _play(s: Arrays, e: int, action: int, tables: Lookups, params: I64) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last capture)."""
-    board, meta, history, seen, _, _ = s
+    board, meta, history = s[0], s[1], s[2]
     white, black, bishops, captured = _apply(
         board[e, 0], board[e, 1], board[e, 2], meta[e, SIDE], action, params[AREA]
     )
@@ -91,19 +143,19 @@ def _play(s: Arrays, e: int, action: int, tables: Lookups, params: I64) -> None:
     meta[e, PLY] += 1
     if captured:
         meta[e, SINCE] = meta[e, PLY]
-        seen[e, :] = 0
+        board[e, FILTER:FILTER_END] = 0
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
-    meta[e, COUNT] = occurrences(history[e], quiet, 0, seen[e])
+    meta[e, COUNT] = occurrences(history[e], quiet, 0, board[e, FILTER:FILTER_END])
     _refresh(s, e, tables, params)
 
 
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
-    meta, moves, rng = s[1], s[4], s[5]
+    meta, rng = s[1], s[5]
     while opponent_to_move(meta, e, params[MAX_PLIES]):
-        action = moves[e, draw(rng, e, meta[e, NMOVES])]
+        action = _nth(s, e, draw(rng, e, meta[e, NMOVES]), params[AREA])
         record_reply(out, e, action, True)
         _play(s, e, action, tables, params)
 
@@ -112,12 +164,12 @@ def _reply(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> Non
 def _begin(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> None:
     """A new game in ``e``: the start position, the agent's seat, the opponent's first move
     when the agent plays second."""
-    board, meta, history, seen, _, rng = s
-    begin_episode(meta, seen, rng, e, params[SEAT_MODE])
+    board, meta, history, rng = s[0], s[1], s[2], s[5]
+    begin_episode(meta, board[:, FILTER:FILTER_END], rng, e, params[SEAT_MODE])
     white, black = params[WHITE0], params[BLACK0]
     board[e, 0], board[e, 1], board[e, 2] = white, black, 0
     history[e, 0, 0], history[e, 0, 1], history[e, 0, 2] = white, black, 0
-    meta[e, COUNT] = occurrences(history[e], 0, 0, seen[e])
+    meta[e, COUNT] = occurrences(history[e], 0, 0, board[e, FILTER:FILTER_END])
     _refresh(s, e, tables, params)
     _reply(s, out, e, tables, params)
 
@@ -125,25 +177,28 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> Non
 @batch_jit
 def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
-    its mask."""
+    its mask. Each float of the row is written once, square by square (a row of a step's
+    new output array is not in the cache: clearing it first and then setting the pieces
+    wrote it twice)."""
     board, meta, _, _, moves, _ = s
-    observations, masks = out[0], out[1]
+    row = out[0][e]
     area, seat = params[AREA], meta[e, SEAT]
-    observations[e, :] = 0.0
     bishops = board[e, 2]
     mine, theirs = (board[e, 0], board[e, 1]) if seat == 0 else (board[e, 1], board[e, 0])
-    write_bits(observations, e, 0, mine & ~bishops)
-    write_bits(observations, e, area, mine & bishops)
-    write_bits(observations, e, 2 * area, theirs & ~bishops)
-    write_bits(observations, e, 3 * area, theirs & bishops)
     goals = (params[GOAL0], params[GOAL1]) if seat == 0 else (params[GOAL1], params[GOAL0])
-    observations[e, 4 * area + goals[0]] = 1.0
-    observations[e, 5 * area + goals[1]] = 1.0
-    if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING:
-        observations[e, 6 * area : 7 * area] = 1.0
-    if meta[e, COUNT] >= 2:
-        observations[e, 7 * area : 8 * area] = 1.0
-    write_mask(meta, moves, masks, e)
+    turn = 1.0 if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING else 0.0
+    repeated = 1.0 if meta[e, COUNT] >= 2 else 0.0
+    for sq in range(area):
+        face = (bishops >> sq) & 1
+        row[sq] = ((mine >> sq) & 1) & (face ^ 1)
+        row[area + sq] = ((mine >> sq) & 1) & face
+        row[2 * area + sq] = ((theirs >> sq) & 1) & (face ^ 1)
+        row[3 * area + sq] = ((theirs >> sq) & 1) & face
+        row[4 * area + sq] = 1.0 if sq == goals[0] else 0.0
+        row[5 * area + sq] = 1.0 if sq == goals[1] else 0.0
+        row[6 * area + sq] = turn
+        row[7 * area + sq] = repeated
+    write_mask(meta, moves, out[1], e)
 
 
 @batch_jit
@@ -180,7 +235,7 @@ class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
         g = kernel.geometry
         area = g.area
         super().__init__(
-            kernel, num_envs, seat, max_plies, PLANES * area, area * area, 3, MAX_MOVES
+            kernel, num_envs, seat, max_plies, PLANES * area, area * area, FILTER_END, MAX_MOVES
         )
         white, black = g.start
         self.params = np.array(
