@@ -106,8 +106,8 @@ def test_ray_finds_the_same_values_as_one_process(tmp_path: Path) -> None:
     try:
         for start in (ENDING, LOSS):
             state = game.from_position(start)
-            alone = Solver(game, state, memory=1 << 22).solve()
-            report, lines = solve_on_ray(game, "auto", 1 << 22, 60.0, lambda line: None, state)
+            alone = Solver(game, state, memory=1 << 24).solve()
+            report, lines = solve_on_ray(game, "auto", 1 << 24, 60.0, lambda line: None, state)
             assert report.value == alone.value
             assert lines is not None and check(game, lines).value == report.value
     finally:
