@@ -1,8 +1,8 @@
-"""A policy as the opponent of the compiled batch (Rubik's Flip, Flip Switch): one call for
-the whole batch each time opponents are to act, from the opponent's own seat, and the games
-played are the reference engine's batch's with the same policy and seed (exactly so where no
-chance is drawn; with chance, every policy call and every row is checked against reference
-states replaying the batch's reported plies)."""
+"""A policy as the opponent of the compiled batch (Rubik's Flip, Flip Switch, Checkered
+Flag): one call for the whole batch each time opponents are to act, from the opponent's own
+seat, and the games played are the reference engine's batch's with the same policy and seed
+(exactly so where no chance is drawn; with chance, every policy call and every row is
+checked against reference states replaying the batch's reported plies)."""
 
 from __future__ import annotations
 
@@ -103,16 +103,24 @@ class Shadow:
         assert decisions == []
 
 
-@pytest.mark.parametrize("options", [{}, {"lines": "edges", "no_move": "pass", "rounds": 2}])
-def test_flip_switch_policy_sees_the_opponents_view_of_the_reference_state(options):
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("flip-switch", {}),
+        ("flip-switch", {"lines": "edges", "no_move": "pass", "rounds": 2}),
+        ("checkered-flag", {}),
+        ("checkered-flag", {"track": "short", "laps": 1}),
+    ],
+)
+def test_with_chance_the_policy_sees_the_opponents_view_of_the_reference_state(game, options):
     # Chance is drawn from the batch's own generators (not the reference batch's), so the
     # plies the batch reports are replayed on reference states instead: every policy call
     # and every row returned must be theirs.
     n = 4
     policy = Recorder(2)
-    envs = make("flip-switch", n, seed=5, opponent=policy, seat=None, options=options)
+    envs = make(game, n, seed=5, opponent=policy, seat=None, options=options)
     assert isinstance(envs, FlipgamesVectorEnv)
-    shadows = [Shadow("flip-switch", options) for _ in range(n)]
+    shadows = [Shadow(game, options) for _ in range(n)]
 
     def decisions(calls: list, i: int) -> list[tuple]:
         return [

@@ -2,8 +2,8 @@
 
 ``make(game, num_envs, seed=None, opponent="random")`` returns a
 :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly
-random opponent or, for Rubik's Flip and Flip Switch, a policy (another level, or a policy
-on another game, gives the reference engine's
+random opponent or a policy (not on FlipFlop and FlipFour: another level, or a policy there,
+gives the reference engine's
 :class:`~flipgames.envs.reference.ReferenceVectorEnv`, with the same interface). One
 ``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.kernels.vector`): for every environment the agent's action, the opponent's
@@ -282,7 +282,7 @@ def make(
 
     The compiled batch against ``random``, and against a policy (``opponent`` a callable,
     called once for the whole batch each time opponents are to act) where the batch can stop
-    for one (Rubik's Flip, Flip Switch); otherwise, against another level or a policy, the
+    for one (not FlipFlop's and FlipFour's); otherwise, against another level or a policy, the
     reference engine's :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per
     environment, so about the single environment's speed per env step; ``max_plies`` is then
     the game's own cap). Against ``random``, an option set without a compiled batch raises

@@ -48,7 +48,6 @@ from flipgames.kernels.vector import (
     draw,
     record_reply,
     settle,
-    write_mask,
 )
 
 if TYPE_CHECKING:
@@ -56,6 +55,8 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
 #: The kernel's tables: outcome ids and weights per spin row, spaces per outcome, who starts
 #: per start outcome, crash and no-passing spaces.
 Tables = tuple[I64, I64, I64, I64, Bools, Bools]
@@ -63,8 +64,9 @@ Tables = tuple[I64, I64, I64, I64, Bools, Bools]
 #: Board words per environment: the reference's position ``(phase, mover, distance 0,
 #: distance 1, gear 0, gear 1)``.
 PHASE, MOVER, D0, D1, G0, G1 = range(6)
-#: ``params``: the race's goal (spaces), the seat (or RANDOM_SEAT) and the ply cap.
-GOAL, SEAT_MODE, MAX_PLIES = range(3)
+#: ``params``: the race's goal (spaces), the seat (or RANDOM_SEAT), the ply cap and whether a
+#: policy plays the opponent (the batch then stops where the opponent is to choose).
+GOAL, SEAT_MODE, MAX_PLIES, OUTSIDE = range(4)
 #: ``SIDE`` at a chance node (the start spin, a spin).
 CHANCE_SIDE = -1
 #: Gear circles (N, 1, 2, 3, C2, C3) and phases, as the observation vector lays them out.
@@ -111,7 +113,8 @@ def _play(s: Arrays, e: int, action: int, weights: I64, tables: Tables, goal: in
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params: I64) -> None:
     """Chance outcomes and the opponent's random choices until the agent is to choose, the
-    race is over or the cap is reached."""
+    race is over or the cap is reached (or, when a policy plays the opponent, until it is to
+    choose)."""
     meta, moves, rng = s[1], s[4], s[5]
     while (
         meta[e, STATUS] == ONGOING
@@ -122,6 +125,8 @@ def _reply(s: Arrays, out: Outputs, e: int, weights: I64, tables: Tables, params
         if meta[e, SIDE] == CHANCE_SIDE:
             action = moves[e, weighted(rng[e : e + 1], weights[e], n)]
             record_reply(out, e, action, False)
+        elif params[OUTSIDE]:
+            return  # a policy plays the opponent: the caller asks it
         else:
             action = moves[e, draw(rng, e, n)]
             record_reply(out, e, action, True)
@@ -144,26 +149,35 @@ def _begin(
 
 
 @batch_jit
-def _observe(s: Arrays, out: Outputs, e: int, length: int, params: I64) -> None:
-    """``e``'s observation vector from its agent's seat (the entries of :mod:`.tensor`) and
-    its mask."""
-    board, meta, _, _, moves, _ = s
-    observations, masks = out[0], out[1]
-    seat, goal = meta[e, SEAT], params[GOAL]
-    observations[e, :] = 0.0
+def _observe(s: Arrays, e: int, seat: int, row: F32, mask: I8, length: int, params: I64) -> None:
+    """``e``'s observation vector from ``seat`` (the entries of :mod:`.tensor`) into ``row``
+    and its mask into ``mask`` (the legal choices while ``seat`` is to choose, else zeros)."""
+    board, meta, moves = s[0], s[1], s[4]
+    goal = params[GOAL]
+    for i in range(len(row)):
+        row[i] = 0.0
     block = 1 + length + GEARS
     for slot in range(2):
         who = seat if slot == 0 else 1 - seat
         base = slot * block
         distance = board[e, D0 + who]
-        observations[e, base] = min(distance, goal) / goal
-        observations[e, base + 1 + distance % length] = 1.0
-        observations[e, base + 1 + length + board[e, G0 + who]] = 1.0
+        row[base] = min(distance, goal) / goal
+        row[base + 1 + distance % length] = 1.0
+        row[base + 1 + length + board[e, G0 + who]] = 1.0
     phase = board[e, PHASE]
-    observations[e, 2 * block + phase] = 1.0
+    row[2 * block + phase] = 1.0
     if 1 <= phase <= 2 and board[e, MOVER] == seat:  # choosing or spinning
-        observations[e, 2 * block + PHASES] = 1.0
-    write_mask(meta, moves, masks, e)
+        row[2 * block + PHASES] = 1.0
+    for action in range(len(mask)):
+        mask[action] = 0
+    if meta[e, STATUS] == ONGOING and meta[e, SIDE] == seat:
+        for i in range(meta[e, NMOVES]):
+            mask[moves[e, i]] = 1
+
+
+@batch_jit
+def _observe_agent(s: Arrays, out: Outputs, e: int, length: int, params: I64) -> None:
+    _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], length, params)
 
 
 @batch_jit
@@ -174,7 +188,7 @@ def _reset_all(
     for e in range(len(s[0])):
         clear(out, e)
         _begin(s, out, e, start, weights, tables, params)
-        _observe(s, out, e, length, params)
+        _observe_agent(s, out, e, length, params)
 
 
 @batch_jit
@@ -202,11 +216,36 @@ def _step_all(
             _play(s, e, actions[e], weights, tables, params[GOAL])
             _reply(s, out, e, weights, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e, length, params)
+        _observe_agent(s, out, e, length, params)
+
+
+@batch_jit
+def _opponent_view(
+    s: Arrays, rows: I64, observations: F32, masks: I8, length: int, params: I64
+) -> None:
+    for e in rows:
+        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e], length, params)
+
+
+@batch_jit
+def _opponent_step(
+    s: Arrays, out: Outputs, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_],
+    weights: I64, tables: Tables, params: I64,
+) -> None:  # fmt: skip
+    meta, length = s[1], tables[4].shape[0]
+    for e in rows:
+        record_reply(out, e, actions[e], True)
+        _play(s, e, actions[e], weights, tables, params[GOAL])
+        _reply(s, out, e, weights, tables, params)
+        if not fresh[e]:
+            settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
+        _observe_agent(s, out, e, length, params)
 
 
 class CheckeredFlagBatch(EnvBatch["CheckeredFlagKernel"]):
     """A batch of Checkered Flag races of one option set; see the module docstring."""
+
+    supports_policy = True
 
     def __init__(
         self, kernel: CheckeredFlagKernel, num_envs: int, seat: int | None, max_plies: int
@@ -226,7 +265,7 @@ class CheckeredFlagBatch(EnvBatch["CheckeredFlagKernel"]):
         )  # fmt: skip
         self.start = np.array(unpack(kernel.root), dtype=np.int64)
         self.weights = np.zeros((num_envs, width), dtype=np.int64)
-        self.params = np.array([kernel.goal, self.seat, max_plies], dtype=np.int64)
+        self.params = np.array([kernel.goal, self.seat, max_plies, 0], dtype=np.int64)
 
     def _reset_all(self) -> None:
         _reset_all(
@@ -236,5 +275,18 @@ class CheckeredFlagBatch(EnvBatch["CheckeredFlagKernel"]):
     def _step_all(self, actions: I64) -> None:
         _step_all(
             self.arrays(), self.outputs(), actions, self.start, self.weights, self.tables,
+            self.params,
+        )  # fmt: skip
+
+    def _outside_opponent(self, on: bool) -> None:
+        self.params[OUTSIDE] = int(on)
+
+    def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
+        length = len(self.kernel.crash_at)
+        _opponent_view(self.arrays(), rows, observations, masks, length, self.params)
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        _opponent_step(
+            self.arrays(), self.outputs(), actions, rows, fresh, self.weights, self.tables,
             self.params,
         )  # fmt: skip
