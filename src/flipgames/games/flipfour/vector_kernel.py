@@ -24,12 +24,13 @@ from flipgames.games.flipfour.kernel import (
     MAX_ACTIONS,
     FlipFourKernel,
     _apply,
+    _count,
     _generate,
+    _nth,
     _status,
 )
 from flipgames.games.flipfour.notation import NUM_ACTIONS
 from flipgames.games.flipfour.tensor import PLANES
-from flipgames.kernels.jit import occurrences
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -50,7 +51,6 @@ from flipgames.kernels.vector import (
     opponent_to_move,
     record_reply,
     settle,
-    write_bits,
     write_mask,
 )
 
@@ -66,18 +66,44 @@ SEAT_MODE, MAX_PLIES = range(2)
 
 @batch_jit
 def _refresh(s: Arrays, e: int, tables: Tables) -> None:
-    """Generate ``e``'s legal actions and set its status (none once four are made)."""
+    """Set ``e``'s status (no action once four are made) and, when the agent is to move, its
+    legal actions in ``moves`` (for the mask and the check of its action); the opponent's
+    are only counted: :func:`_reply` finds the one it draws without listing them."""
     board, meta, _, _, moves, _ = s
     side = meta[e, SIDE]
     n = 0
     if not board[e, FOUR]:
         hand = board[e, HAND1] if side else board[e, HAND0]
-        n = _generate(
-            board[e, WHITE], board[e, BLACK], board[e, BISHOPS], hand, side, tables[0],
-            tables[1], moves[e],
-        )  # fmt: skip
+        white, black, bishops = board[e, WHITE], board[e, BLACK], board[e, BISHOPS]
+        if side == meta[e, SEAT]:
+            n = _generate(white, black, bishops, hand, side, tables[0], tables[1], moves[e])
+        else:
+            n = _count(white, black, bishops, hand, side, tables[0])
     meta[e, NMOVES] = n
     meta[e, STATUS] = _status(board[e, FOUR] != 0, n, meta[e, COUNT], side)
+
+
+@batch_jit
+def _occurrences(history: I64, ply: int, seen: I64) -> int:
+    """How often the position ``history[ply]`` has occurred since the last drop (row 0),
+    itself included, as :func:`flipgames.kernels.jit.occurrences` counts it, over a blocked
+    Bloom filter: three bits of one word of ``seen`` per position. A random game's quiet
+    stretch runs to thousands of plies; with one bit per position a 16,384-bit filter let
+    about one ply in ten through to the scan back over the stretch (a third of a step at
+    1,024 environments), three bits in one word let one in a hundred or fewer."""
+    a, b, c = history[ply, 0], history[ply, 1], history[ply, 2]
+    h = a * 0x1E3779B97F4A7C15 + b * 0x42B2AE3D27D4EB4F + c * 0x165667B19E3779F9
+    h ^= h >> 31
+    h *= 0x14D049BB133111EB  # odd constants below 2**63: int64 arithmetic, not float
+    word = (h >> 40) & (len(seen) - 1)
+    bits = (1 << (h & 63)) | (1 << ((h >> 6) & 63)) | (1 << ((h >> 12) & 63))
+    count = 1
+    if seen[word] & bits == bits:
+        for back in range(ply - 2, -1, -2):
+            if history[back, 0] == a and history[back, 1] == b and history[back, 2] == c:
+                count += 1
+    seen[word] |= bits
+    return count
 
 
 @batch_jit
@@ -98,16 +124,21 @@ def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
         seen[e, :] = 0
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
-    meta[e, COUNT] = occurrences(history[e], quiet, 0, seen[e])
+    meta[e, COUNT] = _occurrences(history[e], quiet, seen[e])
     _refresh(s, e, tables)
 
 
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
     """The opponent's uniformly random actions while it is to move (recording the last)."""
-    meta, moves, rng = s[1], s[4], s[5]
+    board, meta, rng = s[0], s[1], s[5]
     while opponent_to_move(meta, e, params[MAX_PLIES]):
-        action = moves[e, draw(rng, e, meta[e, NMOVES])]
+        side = meta[e, SIDE]
+        action = _nth(
+            board[e, WHITE], board[e, BLACK], board[e, BISHOPS],
+            board[e, HAND1] if side else board[e, HAND0], side, tables[0], tables[1],
+            int(np.int64(draw(rng, e, meta[e, NMOVES]))),  # draw() is unsigned
+        )  # fmt: skip
         record_reply(out, e, action, True)
         _play(s, e, action, tables)
 
@@ -121,7 +152,7 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
     board[e, :] = 0
     board[e, HAND0] = board[e, HAND1] = PIECES_IN_HAND
     history[e, 0, :] = 0
-    meta[e, COUNT] = occurrences(history[e], 0, 0, seen[e])
+    meta[e, COUNT] = _occurrences(history[e], 0, seen[e])
     _refresh(s, e, tables)
     _reply(s, out, e, tables, params)
 
@@ -129,24 +160,27 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
 @batch_jit
 def _observe(s: Arrays, out: Outputs, e: int) -> None:
     """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
-    its mask."""
+    its mask. Each float of the row is written once, square by square (a row of a step's
+    new output array is not in the cache: clearing it first wrote it twice)."""
     board, meta, _, _, moves, _ = s
-    observations, masks = out[0], out[1]
+    row = out[0][e]
     area, seat = NUM_SQUARES, meta[e, SEAT]
-    observations[e, :] = 0.0
     bishops = board[e, BISHOPS]
     mine, theirs = board[e, WHITE + seat], board[e, BLACK - seat]
-    write_bits(observations, e, 0, mine & ~bishops)
-    write_bits(observations, e, area, mine & bishops)
-    write_bits(observations, e, 2 * area, theirs & ~bishops)
-    write_bits(observations, e, 3 * area, theirs & bishops)
-    observations[e, 4 * area : 5 * area] = board[e, HAND0 + seat] / 4.0
-    observations[e, 5 * area : 6 * area] = board[e, HAND1 - seat] / 4.0
-    if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING:
-        observations[e, 6 * area : 7 * area] = 1.0
-    if meta[e, COUNT] >= 2:
-        observations[e, 7 * area : 8 * area] = 1.0
-    write_mask(meta, moves, masks, e)
+    hands = board[e, HAND0 + seat] / 4.0, board[e, HAND1 - seat] / 4.0
+    turn = 1.0 if meta[e, SIDE] == seat and meta[e, STATUS] == ONGOING else 0.0
+    repeated = 1.0 if meta[e, COUNT] >= 2 else 0.0
+    for sq in range(area):
+        face = (bishops >> sq) & 1
+        row[sq] = ((mine >> sq) & 1) & (face ^ 1)
+        row[area + sq] = ((mine >> sq) & 1) & face
+        row[2 * area + sq] = ((theirs >> sq) & 1) & (face ^ 1)
+        row[3 * area + sq] = ((theirs >> sq) & 1) & face
+        row[4 * area + sq] = hands[0]
+        row[5 * area + sq] = hands[1]
+        row[6 * area + sq] = turn
+        row[7 * area + sq] = repeated
+    write_mask(meta, moves, out[1], e)
 
 
 @batch_jit
