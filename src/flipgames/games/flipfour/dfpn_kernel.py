@@ -268,8 +268,18 @@ def _expand(d: int, w: int, b: int, bi: int, player: int, tables: Arrays, bufs: 
     by the attacker, 2 not, 3 not by repetition) with plies (wins) or the path index
     (repetitions); return the number of children."""
     reach, windows, ids, sym = tables[0], tables[1], tables[2], tables[7]
-    acts, cw, cb, cbi, ca, cb2, fix, extra = bufs
+    acts, cw, cb, cbi, ca, cb2, fix, extra = (
+        bufs[0],
+        bufs[1],
+        bufs[2],
+        bufs[3],
+        bufs[4],
+        bufs[5],
+        bufs[6],
+        bufs[7],
+    )
     n = generate(w, b, bi, player, reach, ids, acts[d])
+    bufs[8][d, :n], bufs[9][d, :n] = 1, 1
     for i in range(n):
         w2, b2, bi2, four = play(w, b, bi, player, acts[d, i], tables)
         cw[d, i], cb[d, i], cbi[d, i] = w2, b2, bi2
@@ -310,7 +320,10 @@ def _evaluate(
         f = fix[d, i]
         if f == 0:
             s = lookup(ca[d, i], cb2[d, i], tt)
-            pn, dn, cpl = (1, 1, 0) if s < 0 else (keys_pn[s], keys_dn[s], depths[s])
+            if s < 0:  # not in the table (or replaced): the numbers its last search gave
+                pn, dn, cpl = bufs[8][d, i], bufs[9][d, i], extra[d, i]
+            else:
+                pn, dn, cpl = keys_pn[s], keys_dn[s], depths[s]
         elif f == 1:
             pn, dn, cpl = 0, INF, extra[d, i]
         else:
@@ -383,13 +396,18 @@ def _search(w: int, b: int, bi: int, player: int, tables: Arrays, tt: Arrays, bu
         if d == 0:
             return phi, delta, plies, dep
         d, entering = d - 1, False
+        # Kept in the parent's list: two siblings in a full bucket could otherwise push each
+        # other out of the table and be picked in turn forever.
+        bufs[8][d, frames[d, 8]], bufs[9][d, frames[d, 8]] = pn, dn
+        bufs[7][d, frames[d, 8]] = plies if pn == 0 else 0
         if dep < d + 1:  # a disproof true only while this path above stays: keep it here
             bufs[6][d, frames[d, 8]], bufs[7][d, frames[d, 8]] = 3, dep
 
 
 def new_buffers() -> tuple[I64, ...]:
-    """The per-depth child lists and stack frames of one search (about 13 MB)."""
-    lists = tuple(np.zeros((MAX_DEPTH, MAX_ACTIONS), dtype=np.int64) for _ in range(8))
+    """The per-depth child lists (actions, children, their keys, fixed status, plies or
+    path index, the last numbers of searched children) and the stack frames (about 16 MB)."""
+    lists = tuple(np.zeros((MAX_DEPTH, MAX_ACTIONS), dtype=np.int64) for _ in range(10))
     return (*lists, np.zeros((MAX_DEPTH, 9), dtype=np.int64))
 
 
@@ -412,7 +430,7 @@ def run(
     counts = np.zeros(MAX_DEPTH, dtype=np.int64)
     buffers = new_buffers() if bufs is None else bufs
     phi, delta, plies, dep = _search(
-        w, b, bi, player, TABLES, tt, buffers[:8], buffers[8], path, counts, stats
+        w, b, bi, player, TABLES, tt, buffers[:10], buffers[10], path, counts, stats
     )
     pn, dn = (phi, delta) if player == attacker else (delta, phi)
     return int(pn), int(dn), int(plies), int(dep if dep < FREE else FREE)
