@@ -18,13 +18,18 @@ One piece more than the tables hold (5 on FlipFlop 5x5), a capture leads into th
 value is known: a capture into a won ending is played (the quickest of those; it wins for
 certain, if maybe not by the quickest way of all), and captures into lost endings are kept
 from the search as long as any other action remains.
-Elsewhere, and among what is left, the heuristic search plays as usual.
+Elsewhere, and among what is left, the search plays, and it probes the tables at its nodes
+(:meth:`~flipgames.agents.kernel_search.KernelAlphaBetaAgent.probe`): every line that reaches
+them within its horizon is scored exactly, so it steers into won endings and away from lost
+ones. (Choosing among drawing actions in a covered position, it searches without them: every
+child would be a table draw, and the heuristic is there to pick the draw that gives the
+opponent the most chances to go wrong.)
 
-The tables are loaded from the disk cache the first time the agent meets a covered position
-(a few hundredths of a second), but never built inside a move: a build takes seconds of CPU
-(``flipgames warmup`` builds them, and ``flipgames serve`` runs it in the background at
-start). Until they exist the agent plays the wrapped search everywhere. A position with more
-pieces costs nothing.
+The tables are loaded from the disk cache at the agent's first move once they are built (a
+few hundredths of a second, once per process), but never built inside a move: a build takes
+seconds of CPU (``flipgames warmup`` builds them, and ``flipgames serve`` runs it in the
+background at start). Until they exist the agent plays the wrapped search everywhere, without
+probes.
 
 >>> import random
 >>> from flipgames import make
@@ -138,6 +143,7 @@ class EndgameAgent(Agent):
         game: Game,
         search: KernelAlphaBetaAgent,
         max_pieces: int | None = None,
+        probes: bool = True,
     ) -> None:
         super().__init__(rng)
         kernel = endgame_kernel(game)
@@ -147,6 +153,9 @@ class EndgameAgent(Agent):
         self.kernel = kernel
         self.search = search
         self.max_pieces = kernel.endgame_pieces if max_pieces is None else max_pieces
+        #: Whether the search probes the tables at its nodes (off: only the agent reads
+        #: them, as *hard* did before; for comparisons).
+        self.probes = probes
         self.last = EndgameReport()
 
     def table(self) -> EndgameTable | None:
@@ -160,10 +169,9 @@ class EndgameAgent(Agent):
 
     def _choose(self, state: State) -> int:
         self.last = EndgameReport()
-        table = None
-        if self.kernel.covers(state, self.max_pieces + 1):
-            table = self.table()
-        if table is None:
+        table = self.table()
+        self.search.probe(table if self.probes else None)
+        if table is None or not self.kernel.covers(state, self.max_pieces + 1):
             return self.search.choose(state)
         if not self.kernel.covers(state, self.max_pieces):
             return self._one_capture_away(table, state)
@@ -173,6 +181,7 @@ class EndgameAgent(Agent):
         if len(best) == 1:
             return best[0]
         if max(values[action].value for action in best) == 0:
+            self.search.probe(None)  # every child a table draw: let the heuristic choose
             return self.search.search(state, only=best).action
         return self.rng.choice(best)
 

@@ -10,7 +10,9 @@ generator. The agent keeps its transposition table from one move to the next, so
 replays exactly only from a fresh agent.
 
 Which games have one is the kernel's business: :func:`kernel_searcher` returns None for a game
-without a kernel, or with ``FLIPGAMES_KERNEL=python``.
+without a kernel, or with ``FLIPGAMES_KERNEL=python``. Where the game has endgame tables
+(FlipFlop 5x5), :meth:`KernelAlphaBetaAgent.probe` lets the search answer the positions they
+cover from them at its nodes (*hard* and the review engine give it the tables once built).
 
 >>> import random
 >>> from flipgames import make
@@ -33,6 +35,7 @@ from flipgames.core.errors import FlipgamesError
 from flipgames.core.kernel import kernel_for
 
 if TYPE_CHECKING:
+    from flipgames.core.endgame import EndgameTable
     from flipgames.core.game import Game, State
     from flipgames.kernels.search import KernelSearchResult, Searcher
 
@@ -88,6 +91,7 @@ class KernelAlphaBetaAgent(Agent):
         if searcher is None:
             raise NoKernelSearchError(f"{game.name} has no compiled search (or kernels are off)")
         self.searcher = searcher
+        self.game_name = game.name
         self.depth = depth
         self.max_nodes = max_nodes
         self.seconds = seconds
@@ -111,6 +115,17 @@ class KernelAlphaBetaAgent(Agent):
                 self.depth_step,
                 only,
             )
+
+    def probe(self, table: EndgameTable | None) -> None:
+        """Let the searches to come value the positions ``table`` covers from it at their
+        nodes (None: search and evaluate them as any other); ValueError where the game's
+        search cannot read endgame tables."""
+        from flipgames.kernels.search import EndgameProbing
+
+        if isinstance(self.searcher, EndgameProbing):
+            self.searcher.probe(table)
+        elif table is not None:
+            raise ValueError(f"{self.game_name} has no search that probes endgame tables")
 
     def choose(self, state: State) -> int:
         return self.search(state).action

@@ -16,7 +16,9 @@ its disk cache). The first iteration, a few dozen nodes, is given :data:`FIRST_R
 
 Scores are integers from the point of view of the side to move: evaluations in thousandths
 (a game's weights times 1000), a win ``WIN - plies`` (the quicker the better), a loss
-``-(WIN - plies)``, a repetition draw 0.
+``-(WIN - plies)``, a repetition draw 0. A score beyond :data:`PROVEN` (either sign) is a
+proven result: one the search saw within its plies, or one an endgame table gave at a node
+(:class:`EndgameProbing`), its distance further on.
 
 The transposition table is two ``int64`` arrays of ``2**bits`` slots: the position's 64-bit
 hash, and a packed entry (score, depth, bound, best move) written by :func:`tt_store` and read
@@ -46,16 +48,19 @@ import numpy.typing as npt
 from flipgames.kernels.jit import jit
 
 if TYPE_CHECKING:
+    from flipgames.core.endgame import EndgameTable
     from flipgames.core.game import State
 
 I64 = npt.NDArray[np.int64]
 
-#: A won position's score (minus the plies to the win); anything beyond ``WIN - MAX_PLY``
-#: is a proven result.
+#: A won position's score (minus the plies to the win).
 WIN = 1_000_000
 INFINITE = 2 * WIN
 #: The deepest a search path may go (plies from the root, extensions included).
 MAX_PLY = 96
+#: Scores beyond this (either sign) are proven results: a search's own within ``MAX_PLY``
+#: plies, an endgame table's up to an ``int16`` distance beyond the node it answered.
+PROVEN = WIN - MAX_PLY - (1 << 15)
 #: Nodes per second assumed before anything is measured (far below any kernel's rate).
 FIRST_RATE = 20_000
 #: The share of the time left that the next iteration may plan to use (its rate per node
@@ -109,9 +114,9 @@ def tt_store(
     """Store a search result; a proven score is stored relative to the node (plies from
     this node, not from the root), so it stays right where the position recurs at another
     ply."""
-    if score > WIN - MAX_PLY:
+    if score > PROVEN:
         score += ply
-    elif score < -WIN + MAX_PLY:
+    elif score < -PROVEN:
         score -= ply
     slot = hashed & (len(keys) - 1)
     keys[slot] = hashed
@@ -122,9 +127,9 @@ def tt_store(
 def tt_score(entry: int, ply: int) -> int:
     """The stored score, seen from ``ply`` plies below the root."""
     score: int = (entry & 0xFFFFFFFF) - INFINITE
-    if score > WIN - MAX_PLY:
+    if score > PROVEN:
         score -= ply
-    elif score < -WIN + MAX_PLY:
+    elif score < -PROVEN:
         score += ply
     return score
 
@@ -288,6 +293,17 @@ class Searcher(Protocol):
 
 
 @runtime_checkable
+class EndgameProbing(Protocol):
+    """A searcher that can answer the positions of endgame tables at its nodes instead of
+    searching them (FlipFlop 5x5's)."""
+
+    def probe(self, table: EndgameTable | None) -> None:
+        """Value the positions ``table`` covers from it in the searches to come (None: stop);
+        ValueError for a table it cannot read."""
+        ...
+
+
+@runtime_checkable
 class SearchableKernel(Protocol):
     """A kernel with a compiled alpha-beta."""
 
@@ -394,7 +410,7 @@ def iterative_deepening(
         # The next iteration searches the best first (a stable sort keeps ties in order).
         order = order[np.argsort(-scores, kind="stable")]
         top = max(best.values())
-        if abs(top) > WIN - MAX_PLY:
+        if abs(top) > PROVEN:
             break
         if seconds is not None and clock() - start > seconds / 2:
             break

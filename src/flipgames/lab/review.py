@@ -278,16 +278,19 @@ class Evaluator:
 
     def _kernel_value(self, state: State) -> Assessment:
         from flipgames.agents.kernel_search import KernelAlphaBetaAgent
-        from flipgames.kernels.search import MAX_PLY, WIN
+        from flipgames.kernels.search import PROVEN
+        from flipgames.solvers.endgame import ready_endgame_table
 
         if self._engine is None:
             self._engine = KernelAlphaBetaAgent(self.rng, self.game, max_nodes=self.facts.nodes)
+        # The endgame tables where the game has them and they are built (never built here).
+        self._engine.probe(ready_endgame_table(self.game))
         result = self._engine.search(state)
         if not result.scores:
             return Assessment(None, "engine", False)
         top = max(result.scores.values())
         best = sorted(a for a, s in result.scores.items() if s == top)
-        chance = self._chance(math.tanh(top / 1000), abs(top) > WIN - MAX_PLY)
+        chance = self._chance(math.tanh(top / 1000), abs(top) > PROVEN)
         return Assessment(_first(chance, state.current_player), "engine", False, best)
 
     def _reference_value(self, state: State) -> Assessment:

@@ -323,9 +323,17 @@ class FlipFlopEndgameTable:
                 )
         self.name = name
         self.area = area
-        self.layers = list(layers)
         self.max_pieces = len(layers) + 1
         self.binom = binomials(area, self.max_pieces)
+        # One array for all layers (a compiled search probes it: numba takes arrays, not
+        # lists), each layer a view of it; ``offsets[n]`` is where the n-piece layer starts.
+        self.values: I16 = np.concatenate(layers)
+        sizes = [0, 0, *(len(layer) for layer in layers)]
+        self.offsets: I64 = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
+        self.layers = [
+            self.values[self.offsets[n] : self.offsets[n] + sizes[n]]
+            for n in range(2, self.max_pieces + 1)
+        ]
 
     @property
     def positions(self) -> int:

@@ -15,6 +15,20 @@ capture (the rules' third occurrence). Positions are hashed without their repeti
 so a table entry may come from a path where a repetition cut the line short: the usual
 graph-history approximation.
 
+Endgame tables (FlipFlop 5x5, :mod:`.endgame`; given by :meth:`FlipFlopSearcher.probe`): a
+node with at most the tables' pieces, both sides on the board, is answered from them instead
+of searched or evaluated, and scored as the search scores a result it sees itself: a win in
+``d`` plies ``WIN - (ply + d)``, a loss the negative, a draw 0. So a result ranks above any
+evaluation, quicker wins and slower losses first, and a probed win found at the root ends the
+deepening like a mate. The probe is one lookup, in machine code like the rest. A table value
+ignores the game's history; the node's own repetition is checked before the probe. Beyond
+that the value is exact where the search meets the tables from outside, through a capture:
+repetitions count from the last capture, and along a table's best line no position recurs
+(the winner's distance falls every move), so the third-occurrence rule changes nothing there.
+Only after quiet moves inside the tables (a root already covered; *hard* plays those from the
+tables itself, with the game's history) could a position the game saw since its last capture
+recur on the table's line unseen: the graph-history approximation again.
+
 >>> import random
 >>> from flipgames import make
 >>> from flipgames.kernels.search import iterative_deepening
@@ -40,6 +54,7 @@ from flipgames.games.flipflop.bitboard import (
     _generate,
     _reach,
 )
+from flipgames.games.flipflop.endgame import DRAW, FlipFlopEndgameTable, _index
 from flipgames.kernels.jit import jit, popcount, trailing_zeros
 from flipgames.kernels.search import (
     INFINITE,
@@ -56,14 +71,27 @@ from flipgames.kernels.search import (
 )
 
 if TYPE_CHECKING:
+    from flipgames.core.endgame import EndgameTable
     from flipgames.core.game import State
     from flipgames.games.flipflop.kernel import FlipFlopKernel
     from flipgames.games.flipflop.rules import FlipFlopState
 
 I64 = npt.NDArray[np.int64]
+I16 = npt.NDArray[np.int16]
 #: The bitboard's tables (:meth:`.Bitboard.args`): area, both goals' mask, each side's own
 #: goal's mask, the attack lookups' masks, multipliers and attacks.
 Tables = tuple[int, int, I64, I64, I64, I64]
+#: Endgame tables as the search probes them: every layer's values in one array, where each
+#: layer starts in it (by piece count), the binomials of the index and the most pieces
+#: covered (0: no tables).
+Probe = tuple[I16, I64, I64, int]
+#: The probe of a search without tables.
+NO_TABLES: Probe = (
+    np.zeros(1, dtype=np.int16),
+    np.zeros(1, dtype=np.int64),
+    np.zeros((1, 1), dtype=np.int64),
+    0,
+)
 
 #: The evaluation's weights in thousandths (see :mod:`.heuristics`).
 _MATERIAL = round(1000 * heuristics.MATERIAL)
@@ -120,6 +148,7 @@ def _negamax(
     tables: Tables,
     table: tuple[I64, I64],
     work: tuple[I64, I64, I64, I64, I64],
+    probe: Probe,
     ctx: I64, actions: I64, scores: I64,
 ) -> int:  # fmt: skip
     """The negamax value of a position for its side to move, within (alpha, beta).
@@ -145,7 +174,7 @@ def _negamax(
             floor = -INFINITE if i == 0 else best - 1
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -INFINITE, -floor, ply + 1, index + 1,
-                index + 1 if captured else since, root, tables, table, work, ctx, actions,
+                index + 1 if captured else since, root, tables, table, work, probe, ctx, actions,
                 scores,
             )  # fmt: skip
             if ctx[2]:
@@ -162,6 +191,15 @@ def _negamax(
             earlier += 1
     if earlier >= 2:
         return 0
+    values, offsets, binom, covered = probe
+    pieces = popcount(white | black)
+    if pieces <= covered and white != 0 and black != 0:
+        at = offsets[pieces] + _index(white, black, bishops, side, pieces, binom, area)
+        distance = int(values[at])
+        if distance == DRAW:
+            return 0
+        # Scored as the search scores a result it sees itself, ``ply + distance`` plies away.
+        return WIN - ply - distance if distance % 2 else -(WIN - ply - distance)
     mine = moves[ply]
     n = _generate(white, black, bishops, side, area, goals, own_goal, masks, magics, attacks, mine)
     if n == 0:
@@ -195,17 +233,17 @@ def _negamax(
         if i == 0:
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1, child_since,
-                root, tables, table, work, ctx, actions, scores,
+                root, tables, table, work, probe, ctx, actions, scores,
             )  # fmt: skip
         else:
             value = -_negamax(
                 w, b, bi, 1 - side, depth - 1, -alpha - 1, -alpha, ply + 1, index + 1,
-                child_since, root, tables, table, work, ctx, actions, scores,
+                child_since, root, tables, table, work, probe, ctx, actions, scores,
             )  # fmt: skip
             if alpha < value < beta:
                 value = -_negamax(
                     w, b, bi, 1 - side, depth - 1, -beta, -alpha, ply + 1, index + 1,
-                    child_since, root, tables, table, work, ctx, actions, scores,
+                    child_since, root, tables, table, work, probe, ctx, actions, scores,
                 )  # fmt: skip
         if ctx[2]:
             return 0
@@ -223,7 +261,8 @@ def _negamax(
 
 class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
     """A FlipFlop alpha-beta with its own transposition table (``2**table_bits`` slots, 16
-    bytes each) and move-ordering memory, kept from one move to the next."""
+    bytes each) and move-ordering memory, kept from one move to the next; it probes endgame
+    tables at its nodes once given them (:meth:`probe`)."""
 
     def __init__(self, kernel: FlipFlopKernel, table_bits: int = 20) -> None:
         g = kernel.geometry
@@ -232,6 +271,18 @@ class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
         self.path = np.zeros((MAX_PLY + 1, 3), dtype=np.int64)
         self.position = (0, 0, 0, 0)
         self.root = 0
+        self.tables_probed: Probe = NO_TABLES
+
+    def probe(self, table: EndgameTable | None) -> None:
+        """Value every position ``table`` covers from it, at every node of the searches to
+        come (None: evaluate them as any other); ValueError for another game's table. The
+        search holds the table's arrays, not a copy."""
+        if table is None:
+            self.tables_probed = NO_TABLES
+            return
+        if not isinstance(table, FlipFlopEndgameTable) or table.name != self.kernel.name:
+            raise ValueError(f"the {self.kernel.name} search cannot probe that endgame table")
+        self.tables_probed = (table.values, table.offsets, table.binom, table.max_pieces)
 
     def prepare(self, state: State) -> list[int]:
         """Take ``state`` as the root, with the game's positions since the last capture."""
@@ -257,5 +308,5 @@ class FlipFlopSearcher(TableSearcher["FlipFlopKernel"]):
         work = (self.path, self.moves, self.order, self.killers, self.history)
         _negamax(
             white, black, bishops, side, depth, -INFINITE, INFINITE, 0, self.root, 0, self.root,
-            self.tables, self.table, work, ctx, actions, scores,
+            self.tables, self.table, work, self.tables_probed, ctx, actions, scores,
         )  # fmt: skip
