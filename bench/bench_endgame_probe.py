@@ -15,8 +15,9 @@ histories (at most 3 of each piece count a game).
    swapping sides, to the end or 400 plies: the points of the one that probes.
 3. **Conversions** (none with ``--conversions 0``). ``--conversions`` 5-piece positions
    that the 5-piece tables (built once in the cache: minutes and 1.5 GB) say are won for
-   the side to move, played by each *hard* (``--seconds`` CPU seconds a move) against the
-   5-piece tables' longest resistance, to the end or 400 plies: how many it wins.
+   the side to move at a distance of ``--min-distance`` plies or more, played by each
+   *hard* (``--seconds`` CPU seconds a move) against the 5-piece tables' longest
+   resistance, to the end or 400 plies: how many it wins.
 
 Prints the machine, its load average and the Python version.
 """
@@ -105,7 +106,11 @@ def play(start: State, seats: dict[int, Agent]) -> State:
 
 
 def conversions(game: Game, won: list[State], five: EndgameTable, seconds: float) -> None:
-    print(f"\nconversions: {len(won)} won 5-piece positions against the 5-piece tables' defence")
+    distances = [v.distance or 0 for s in won if (v := five.value(s)) is not None]
+    print(
+        f"\nconversions: {len(won)} won 5-piece positions (distance {min(distances)}-"
+        f"{max(distances)}) against the 5-piece tables' defence"
+    )
     for probes in (True, False):
         wins = draws = 0
         plies = []
@@ -156,6 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=0.1, help="CPU seconds a move")
     parser.add_argument("--conversions", type=int, default=16)
+    parser.add_argument("--min-distance", type=int, default=9, help="of the won positions")
     parser.add_argument("--duels", type=int, default=8)
     parser.add_argument("--rate-positions", type=int, default=30)
     parser.add_argument("--rate-nodes", type=int, default=200_000)
@@ -167,7 +173,7 @@ def main() -> None:
     four = endgame_table(game, 4)
     assert four is not None
     per_count = -(-args.rate_positions // 3)
-    wanted = {5: max(3 * args.conversions, per_count), 6: max(args.duels, per_count), 7: per_count}
+    wanted = {5: max(12 * args.conversions, per_count), 6: max(args.duels, per_count), 7: per_count}
     found = from_games(game, wanted, args.game_nodes, args.seed)
     mixed = [s for n in (5, 6, 7) for s in found[n][:per_count]][: args.rate_positions]
     if mixed:
@@ -177,7 +183,13 @@ def main() -> None:
     if args.conversions:
         five = endgame_table(game, 5)  # built once in the cache (minutes), then loaded
         assert five is not None
-        won = [s for s in found[5] if (v := five.value(s)) is not None and v.value == 1]
+        won = [
+            s
+            for s in found[5]
+            if (v := five.value(s)) is not None
+            and v.value == 1
+            and (v.distance or 0) >= args.min_distance
+        ]
         conversions(game, won[: args.conversions], five, args.seconds)
 
 

@@ -366,7 +366,8 @@ def iterative_deepening(
     among the root actions that tie the best score of the last complete iteration.
 
     A new iteration starts only while less than half of ``seconds`` has passed (the next one
-    costs several times the last), and a proven win or loss ends the deepening. ``clock``
+    costs several times the last), and a proven win or loss within the plies searched ends
+    the deepening. ``clock``
     measures the seconds: wall-clock by default, ``time.process_time`` for CPU time (what a
     match "at equal CPU time" on a loaded machine needs). ``depth_step=2`` deepens two plies at
     a time from 1, so the horizon always falls after the root player's move (odd depths).
@@ -410,7 +411,10 @@ def iterative_deepening(
         # The next iteration searches the best first (a stable sort keeps ties in order).
         order = order[np.argsort(-scores, kind="stable")]
         top = max(best.values())
-        if abs(top) > PROVEN:
+        # A proven result within the plies searched cannot improve; one further away (an
+        # endgame table's, or a mate through check extensions) may: a deeper search can
+        # find a quicker win than a table's long one.
+        if abs(top) > PROVEN and WIN - abs(top) <= depth:
             break
         if seconds is not None and clock() - start > seconds / 2:
             break
