@@ -15,19 +15,20 @@ capture (the rules' third occurrence). Positions are hashed without their repeti
 so a table entry may come from a path where a repetition cut the line short: the usual
 graph-history approximation.
 
-Endgame tables (FlipFlop 5x5, :mod:`.endgame`; given by :meth:`FlipFlopSearcher.probe`): a
-node with at most the tables' pieces, both sides on the board, is answered from them instead
-of searched or evaluated, and scored as the search scores a result it sees itself: a win in
-``d`` plies ``WIN - (ply + d)``, a loss the negative, a draw 0. So a result ranks above any
-evaluation, quicker wins and slower losses first, and a probed win found at the root ends the
-deepening like a mate. The probe is one lookup, in machine code like the rest. A table value
-ignores the game's history; the node's own repetition is checked before the probe. Beyond
-that the value is exact where the search meets the tables from outside, through a capture:
-repetitions count from the last capture, and along a table's best line no position recurs
-(the winner's distance falls every move), so the third-occurrence rule changes nothing there.
-Only after quiet moves inside the tables (a root already covered; *hard* plays those from the
-tables itself, with the game's history) could a position the game saw since its last capture
-recur on the table's line unseen: the graph-history approximation again.
+Endgame tables (FlipFlop 5x5, :mod:`.endgame`; given by :meth:`FlipFlopSearcher.probe`): a node
+with at most the tables' pieces, both sides on the board, is answered from them instead of
+searched or evaluated, and scored as the search scores a result it sees itself: a win in ``d``
+plies ``WIN - (ply + d)``, a loss the negative, a draw 0. So a result ranks above any
+evaluation, quicker wins and slower losses first (iterative deepening goes on past a table
+result further away than the plies searched: a deeper search may find a quicker win). The probe
+is one lookup, in machine code like the rest. A table value ignores the game's history; the
+node's own repetition is checked before the probe. Beyond that the value is exact where the
+search meets the tables from outside, through a capture: repetitions count from the last
+capture, and along a table's best line no position recurs (the winner's distance falls every
+move), so the third-occurrence rule changes nothing there. Only after quiet moves inside the
+tables (a root already covered; *hard* plays those from the tables itself, with the game's
+history) could a position the game saw since its last capture recur on the table's line unseen:
+the graph-history approximation again.
 
 >>> import random
 >>> from flipgames import make
