@@ -11,17 +11,29 @@ import re
 import resource
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from flipgames.core.ending import Termination
 from flipgames.core.game import Game
+from flipgames.core.kernel import Kernel
 
 #: The bitboard programs, in the repository: FlipFlop 5x5's and FlipFour's.
 BITBOARD_SOURCE = Path(__file__).resolve().parent / "c" / "flipflop_bitboard.c"
 FLIPFOUR_SOURCE = BITBOARD_SOURCE.with_name("flipfour_bitboard.c")
 #: The ply cap of both C programs' random playouts (and of the kernel's, by default).
 CAP = 200
+
+
+def kernel_playouts(kernel: Kernel, seconds: float, seed: int, batch: int) -> float:
+    """Playouts per CPU-second of the kernel, in batches of ``batch``, for about ``seconds``."""
+    games = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        kernel.playouts(batch, seed + games, max_plies=CAP)
+        games += batch
+    return games / (time.process_time() - started)
 
 
 class YardstickError(Exception):

@@ -47,6 +47,7 @@ from _yardsticks import (
     build,
     check_games,
     field,
+    kernel_playouts,
     perft_counts,
     run,
 )
@@ -61,16 +62,6 @@ PERFT_DEPTH = 7
 #: A line that repeats the start a third time (docs/games/flipflop.md): random games never
 #: reach the repetition rule, so the bitboard program's is checked on this one.
 REPETITION = "a1-a2 e5-e4 a2-b3 e4-d3 b3-b2 d3-d4 b2-a1 d4-e5 " * 2
-
-
-def kernel_playouts(kernel: Kernel, seconds: float, seed: int) -> float:
-    """Playouts per CPU-second of the kernel, in batches of 4,096, for about ``seconds``."""
-    games = 0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        kernel.playouts(4096, seed + games, max_plies=CAP)
-        games += 4096
-    return games / (time.process_time() - started)
 
 
 def verify(game: Game, kernel: Kernel, binaries: dict[str, Path], args: argparse.Namespace) -> None:
@@ -125,7 +116,7 @@ def compare(
         if "C array" in binaries:
             done = run(binaries["C array"], "run", "0", seconds, seed)
             rates["C array"].append(field(done.out, "playouts") / done.cpu)
-        rates["kernel"].append(kernel_playouts(kernel, args.seconds, round_ * 1_000_003))
+        rates["kernel"].append(kernel_playouts(kernel, args.seconds, round_ * 1_000_003, 4096))
         print(
             f"round {round_}: "
             + ", ".join(f"{name} {values[-1]:,.0f}" for name, values in rates.items())

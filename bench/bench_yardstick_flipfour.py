@@ -43,6 +43,7 @@ from _yardsticks import (
     build,
     check_games,
     field,
+    kernel_playouts,
     perft_counts,
     run,
 )
@@ -124,16 +125,6 @@ def verify(
     print(f"C bitboard: {summary}; {time.process_time() - began:.1f} CPU s")
 
 
-def kernel_playouts(kernel: FlipFourKernel, seconds: float, seed: int) -> float:
-    """Playouts per CPU-second of the kernel, in batches of 1,024, for about ``seconds``."""
-    games = 0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        kernel.playouts(1024, seed + games, max_plies=CAP)
-        games += 1024
-    return games / (time.process_time() - started)
-
-
 def compare(
     game: Game, kernel: FlipFourKernel, binary: Path | None, args: argparse.Namespace
 ) -> None:
@@ -145,7 +136,7 @@ def compare(
         if binary is not None:
             out = run(binary, "run", str(args.seconds), str(args.seed + round_)).out
             rates["C bitboard"].append(field(out, "playouts/s"))
-        rates["kernel"].append(kernel_playouts(kernel, args.seconds, round_ * 1_000_003))
+        rates["kernel"].append(kernel_playouts(kernel, args.seconds, round_ * 1_000_003, 1024))
         print(
             f"round {round_}: "
             + ", ".join(f"{name} {values[-1]:,.0f}" for name, values in rates.items())
