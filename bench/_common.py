@@ -16,7 +16,7 @@ from flipgames.agents.kernel_search import has_kernel_search
 from flipgames.agents.levels import compiled_hard, make_level_agent
 from flipgames.agents.search import AlphaBetaAgent
 from flipgames.cli.bench import cpu_name as cpu_name  # re-exported for the scripts
-from flipgames.core.game import Game
+from flipgames.core.game import Game, State, random_action, sample_chance
 from flipgames.core.manifest import manifest_of
 
 
@@ -52,3 +52,21 @@ def baseline_hard(
     if seconds is not None:
         agent.seconds, agent.clock = seconds, clock
     return agent
+
+
+def positions(game: Game, count: int, seed: int = 1, most_plies: int = 12) -> list[State]:
+    """The start and ``count - 1`` positions 2-``most_plies`` plies into seeded random games,
+    each with a player to move."""
+    rng = random.Random(seed)
+    found: list[State] = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        for _ in range(0 if not found else rng.randrange(2, most_plies + 1)):
+            if state.is_terminal():
+                break
+            state = state.apply(random_action(state, rng))
+        while state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+        if not state.is_terminal():
+            found.append(state)
+    return found

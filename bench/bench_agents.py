@@ -15,30 +15,11 @@ import platform
 import random
 import time
 
-from _common import cpu_name
-from flipgames import game_names, make, sample_chance
+from _common import cpu_name, positions
+from flipgames import game_names, make
 from flipgames.agents.mcts import MCTSAgent
 from flipgames.agents.search import AlphaBetaAgent
-from flipgames.core.game import Game, State, random_action
-
-
-def positions(game: Game, count: int, seed: int = 1) -> list[State]:
-    """The start and ``count - 1`` positions 2-12 plies into seeded random games, each with a
-    player to move."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.new_initial_state()
-        plies = 0 if not found else rng.randrange(2, 13)
-        for _ in range(plies):
-            if state.is_terminal():
-                break
-            state = state.apply(random_action(state, rng))
-        while state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        if not state.is_terminal():
-            found.append(state)
-    return found
+from flipgames.core.game import Game
 
 
 def measure(game: Game, count: int, iterations: int, nodes: int) -> tuple[float, float]:

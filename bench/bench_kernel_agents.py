@@ -25,29 +25,11 @@ import random
 import statistics
 import time
 
-from _common import cpu_name
+from _common import cpu_name, positions
 from flipgames import game_names, make
 from flipgames.agents.kernel_mcts import KernelMCTSAgent, has_kernel_mcts
 from flipgames.agents.kernel_search import KernelAlphaBetaAgent, has_kernel_search
-from flipgames.core.game import Game, State, random_action, sample_chance
-
-
-def positions(game: Game, count: int, seed: int = 1) -> list[State]:
-    """The first player node and ``count - 1`` positions 2-30 plies into seeded random
-    games, each with a player to move."""
-    rng = random.Random(seed)
-    found: list[State] = []
-    while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(0 if not found else rng.randrange(2, 31)):
-            if state.is_terminal():
-                break
-            state = state.apply(random_action(state, rng))
-        while state.is_chance_node():
-            state = state.apply(sample_chance(state, rng))
-        if not state.is_terminal():
-            found.append(state)
-    return found
+from flipgames.core.game import Game, State
 
 
 def mcts_rate(game: Game, states: list[State], iterations: int) -> float:
@@ -95,7 +77,7 @@ def main() -> None:
     print(f"{'game':<15} {'MCTS iterations/CPU-s':>30} {'alpha-beta nodes/CPU-s':>32}")
     for name in names:
         game = make(name)
-        states = positions(game, args.positions)
+        states = positions(game, args.positions, most_plies=30)
         mcts: list[float] = []
         alphabeta: list[float] = []
         if args.only != "alphabeta" and has_kernel_mcts(game):
