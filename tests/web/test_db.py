@@ -8,14 +8,17 @@ without it the PostgreSQL runs are reported as skipped, saying why.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, func, insert, inspect, select, text, update
+from sqlalchemy import Connection, Engine, func, insert, inspect, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from flipgames.web.ai import Solutions
@@ -23,6 +26,7 @@ from flipgames.web.app import create_app
 from flipgames.web.db import (
     MIGRATIONS,
     SchemaError,
+    Transactions,
     actions,
     make_engine,
     matches,
@@ -357,3 +361,25 @@ def test_a_live_match_catches_up_on_another_servers_actions_without_a_replay(
     assert second.replays == 2
     assert replayed.state.history_notation() == ["b1-b2"]
     assert replayed.record.history == ("b1-b2",)
+
+
+def test_threads_reading_an_in_memory_database_at_once_take_turns() -> None:
+    """The in-memory database is one connection: readers in several threads at once (the
+    server's start reads its notes and its waiting players together) must not begin a
+    second transaction on it, which SQLite refuses."""
+    engine = make_engine("sqlite://")
+    migrate(engine)
+    transactions = Transactions(engine)
+    barrier = threading.Barrier(4)
+
+    def read(_: int) -> int:
+        barrier.wait()
+
+        def count(connection: Connection) -> int:
+            time.sleep(0.001)  # inside the transaction, so the other threads' reads overlap
+            return int(connection.execute(select(func.count()).select_from(matches)).scalar() or 0)
+
+        return sum(1 + transactions.run(count, read_only=True) for _ in range(50))
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(read, range(4))) == [50] * 4

@@ -297,6 +297,31 @@ def _require_psycopg() -> None:
         ) from None
 
 
+class _OneAtATime(StaticPool):
+    """The in-memory database's single connection, lent to one thread at a time: two
+    threads reading at once (a reader does not take the writers' turn) would otherwise
+    begin a second transaction on the same connection, which SQLite refuses."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Re-entrant: a thread that already holds the connection gets it again, as before.
+        self._turn = threading.RLock()
+
+    def _do_get(self) -> Any:
+        self._turn.acquire()
+        try:
+            return super()._do_get()
+        except BaseException:
+            self._turn.release()
+            raise
+
+    def _do_return_conn(self, record: Any) -> None:
+        try:
+            super()._do_return_conn(record)
+        finally:
+            self._turn.release()
+
+
 def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
     """An engine for a SQLAlchemy URL (SQLite or PostgreSQL), ready for concurrent use.
 
@@ -315,10 +340,10 @@ def make_engine(url: str, *, busy_timeout: float = 5.0) -> Engine:
     memory = parsed.database in (None, "", ":memory:")
     if memory:
         # One shared connection, or every connection would see its own empty database; the
-        # routes use it from the thread pool as well as the event loop's thread, and writers
-        # already take turns (Transactions), so sqlite3's same-thread check is lifted.
+        # routes use it from the thread pool as well as the event loop's thread, so
+        # sqlite3's same-thread check is lifted and the threads take turns with it.
         engine = create_engine(
-            parsed, poolclass=StaticPool, connect_args={"check_same_thread": False}
+            parsed, poolclass=_OneAtATime, connect_args={"check_same_thread": False}
         )
     else:
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
