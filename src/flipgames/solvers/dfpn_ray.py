@@ -10,6 +10,12 @@ The value is the one a single process finds; the node counts differ (each task h
 table), and a child disproof never rests on a repetition of the start (tasks do not see it),
 which can only make a task's search longer, not its answer wrong.
 
+The tasks go out most promising first: a short search in this process (:data:`PROBE` nodes)
+ranks the children by its numbers (the attacker's proof number where the attacker moves at
+the root, else the disproof number), so that the child that decides the question usually runs
+at once, not after others that each spend the whole time limit (on two CPUs an ending the
+one-process search proves in 603 nodes waited 120 s for its fifth child's task).
+
 Ray comes with the ``lab`` extra (:mod:`flipgames.lab.cluster` connects and explains what to
 install when it is missing).
 """
@@ -27,6 +33,9 @@ from flipgames.solvers.dfpn import DfpnError, Phase, Report, Solver, proof_searc
 
 #: Nodes a task may spend rebuilding a replaced part of its proof.
 REBUILD = 50_000_000
+#: Nodes (and table bytes) of the search here that orders the tasks.
+PROBE = 20_000
+PROBE_MEMORY = 1 << 22
 
 
 def prove_child(
@@ -133,7 +142,7 @@ def _ask(
             action,
             child,
         )
-        for action, child in children.values()
+        for action, child in _ranked(game, start, attacker, list(children.values()))
     }
     results: list[tuple[int, dict[str, Any]]] = []
     name = game.player_names[attacker]
@@ -168,6 +177,23 @@ def _ask(
     ):
         phase.status = "disproven"
     return phase, []
+
+
+def _ranked(
+    game: Game, start: State, attacker: int, children: list[tuple[int, Any]]
+) -> list[tuple[int, Any]]:
+    """The children most promising first by a :data:`PROBE`-node search from ``start``: the
+    side to move's best guesses (lowest proof numbers for the attacker, lowest disproof
+    numbers for the defender); children it did not reach keep their order, last."""
+    probe = Solver(game, start, memory=PROBE_MEMORY, attackers=(attacker,))
+    probe.solve(max_nodes=PROBE)
+    side = 0 if start.current_player == attacker else 1  # pn for the attacker, dn else
+
+    def rank(child: tuple[int, Any]) -> int:
+        entry = probe.search.entry(child[1], probe.table)
+        return probe.search.infinity + 1 if entry is None else entry[side]
+
+    return sorted(children, key=rank)
 
 
 def _merged(parts: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
