@@ -4,12 +4,15 @@ A proof file is one JSON object a line. The first is the claim, ``{"game": "flip
 "start": "<position>", "value": "win" | "draw" | "loss"}`` (the value for the side to move at
 ``start``); every other line is one position of a strategy, ``{"position": "<position>",
 "value": ..., "move": "<action>"}``: the side to move there plays ``move`` and keeps
-``value``. Positions may be stored up to the 8 symmetries of the square board (the checker
-tries each; pass ``symmetric=False`` for a game whose rules are not symmetric).
+``value``. Positions may be stored up to the symmetries of the game's rules (the checker
+tries each; :func:`images_for`): FlipFour's 8 of the square board, FlipFlop's left-right
+mirror alone (its goals sit on the middle file of the first and last ranks), none for another
+game; ``symmetric=False`` tries none.
 
 The checker trusts nothing in the file: it replays every line with the game's reference rules
 (:meth:`~flipgames.core.game.Game.from_position`, ``legal_actions``, ``apply``), never a
-compiled kernel, and checks:
+compiled kernel nor an endgame table (a prover that answered positions from tables, FlipFlop's,
+lists their play to the end like any other), and checks:
 
 - **win** (``loss``: the same for the other side, the *prover*): from the start, at each of
   the prover's positions a legal move is listed; after it, every legal reply of the opponent
@@ -33,7 +36,7 @@ compiled kernel, and checks:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +83,29 @@ def board_images(position: str) -> list[str]:
                 grid = ["".join(grid[size - 1 - r][c] for r in range(size)) for c in range(size)]
             images.append(f"{'/'.join(_compress(row) for row in grid)} {rest}")
     return images
+
+
+def mirror_images(position: str) -> list[str]:
+    """The position and its left-right mirror image (the files reversed).
+
+    >>> mirror_images("rr1rr/5/5/5/RRRR1 w")
+    ['rr1rr/5/5/5/RRRR1 w', 'rr1rr/5/5/5/1RRRR w']
+    """
+    return board_images(position)[:2]
+
+
+#: The symmetries of each game's rules that a proof may use (positions as text).
+SYMMETRIES: dict[str, Callable[[str], list[str]]] = {
+    "flipfour": board_images,
+    "flipflop": mirror_images,
+    "flipflop-3x3": mirror_images,
+}
+
+
+def images_for(game: Game) -> Callable[[str], list[str]]:
+    """The images of a position under ``game``'s symmetries (itself alone for a game not in
+    :data:`SYMMETRIES`: no symmetry is assumed)."""
+    return SYMMETRIES.get(game.name, lambda position: [position])
 
 
 def _expand(rank: str) -> str:
@@ -130,12 +156,12 @@ class _Checker:
 
     def __init__(self, game: Game, symmetric: bool) -> None:
         self.game = game
-        self.symmetric = symmetric
+        self.images = images_for(game) if symmetric else None
         self.listed: dict[str, tuple[str, str, str]] = {}  # canonical -> position, value, move
         self.states: dict[str, State] = {}
 
     def canonical(self, position: str) -> str:
-        return min(board_images(position)) if self.symmetric else position
+        return position if self.images is None else min(self.images(position))
 
     def add(self, item: dict[str, Any]) -> None:
         position, value, move = item.get("position"), item.get("value"), item.get("move")
