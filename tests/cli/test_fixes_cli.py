@@ -11,7 +11,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -430,21 +429,6 @@ def test_serve_help_shows_its_defaults_through_the_console_script() -> None:
         "port to listen on, 0 for a free one (the address printed names it) (default: 8000)" in text
     )
     assert "(default: 1)" in text  # --workers
-
-
-def test_solve_says_at_once_that_flipflop_cannot_be_solved() -> None:
-    # FlipFour is searched by df-pn instead (tests/solvers/test_dfpn_cli.py).
-    started = time.monotonic()
-    done = _flipgames("solve", "flipflop")
-    assert time.monotonic() - started < 20  # it took 100 s (24 CPU s, 1.5 GB) to say so
-    assert _one_error_line(done) == (
-        "flipgames: error: flipflop cannot be solved here: no exact solver finishes it on this "
-        "machine (docs/solvers.md); 'flipgames analyze flipflop --depth N' searches it instead, "
-        "and --max-positions N tries a solve anyway, stopping after N positions"
-    )
-    report = json.loads(_flipgames("solve", "flipflop", "--json").stdout)
-    assert report["solved"] is False
-    assert report["reason"].startswith("flipflop cannot be solved here")
 
 
 @pytest.mark.slow  # three full Checkered Flag solves, each in a new process

@@ -81,7 +81,9 @@ def test_bad_arguments_are_one_line_errors(
 
 def test_the_df_pn_options_are_refused_for_other_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "flipflop-3x3", "--checkpoint", "x"]) == 1
-    assert "--checkpoint: only for a df-pn proof search (flipfour)" in capsys.readouterr().err
+    assert "--checkpoint: only for a df-pn proof search (flipfour, flipflop)" in (
+        capsys.readouterr().err
+    )
 
 
 def test_ray_missing_is_a_clear_error(

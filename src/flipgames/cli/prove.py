@@ -1,4 +1,5 @@
-"""``flipgames solve flipfour``: the df-pn proof search with checkpoints, proofs and Ray.
+"""``flipgames solve flipfour`` and ``solve flipflop``: the df-pn proof search with
+checkpoints, proofs and Ray.
 
 The search (:mod:`flipgames.solvers.dfpn`) prints a line on stderr after each chunk of nodes
 (the root's proof and disproof numbers, nodes, rate, how full the table is) unless
@@ -18,6 +19,7 @@ from typing import Any
 
 from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game
+from flipgames.core.manifest import is_listed_solved
 from flipgames.solvers import alphabeta, dfpn
 from flipgames.solvers.proof import check_file
 
@@ -30,16 +32,17 @@ PROOF_OPTIONS = (
 
 
 def wants_proof_search(args: argparse.Namespace, game: Game) -> bool:
-    """True when ``solve`` runs the df-pn search: the game has one and no enumeration
+    """True when ``solve`` runs the df-pn search: the game has one, is not solved exactly
+    here (FlipFlop 3x3 has a search, for tests, and its exact solution) and no enumeration
     budget (``--max-positions``) was asked for. The df-pn options with another game (or with
     ``--max-positions``) are an error."""
     given = [name for name in PROOF_OPTIONS if getattr(args, name, None) not in (None, False)]
-    if args.max_positions is None and dfpn.is_provable(game):
+    if args.max_positions is None and dfpn.is_provable(game) and not is_listed_solved(game):
         return True
     if given:
         flags = ", ".join("--" + name.replace("_", "-") for name in given)
         raise FlipgamesError(
-            f"{flags}: only for a df-pn proof search (flipfour), without --max-positions"
+            f"{flags}: only for a df-pn proof search (flipfour, flipflop), without --max-positions"
         )
     return False
 

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from flipgames.core.kernel import GraphBuilder, Kernel
+    from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch
 
 # Repetition filter: every state carries a bit set of the positions (hashed into this many
 # buckets) seen since the last capture, so the ancestors are walked only when the bucket of
@@ -137,6 +138,15 @@ class FlipFlop(Game):
 
     def notation_help(self) -> str:
         return notation_help(self.board.size)
+
+    def proof_search(self, pieces: int = 4) -> FlipFlopProofSearch:
+        """The df-pn proof search (:mod:`.dfpn_kernel`; numba loads here, on first use) that
+        ``flipgames solve flipflop`` drives through :mod:`flipgames.solvers.dfpn`, answering
+        positions of up to ``pieces`` pieces from the endgame tables (loaded, or built once
+        per machine; fewer than 2: none). The CLI solves FlipFlop 3x3 exactly instead."""
+        from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch, tables_for
+
+        return FlipFlopProofSearch(self, tables_for(self, pieces))
 
 
 class FlipFlop3x3(FlipFlop):
