@@ -140,10 +140,8 @@ class FlipFlop(Game):
         return notation_help(self.board.size)
 
     def proof_search(self, pieces: int = 4) -> FlipFlopProofSearch:
-        """The df-pn proof search (:mod:`.dfpn_kernel`; numba loads here, on first use) that
-        ``flipgames solve flipflop`` drives through :mod:`flipgames.solvers.dfpn`, answering
-        positions of up to ``pieces`` pieces from the endgame tables (loaded, or built once
-        per machine; fewer than 2: none). The CLI solves FlipFlop 3x3 exactly instead."""
+        """``solve flipflop``'s df-pn search (:mod:`.dfpn_kernel`, numba loads here), answering
+        positions of up to ``pieces`` pieces from the endgame tables (fewer than 2: none)."""
         from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch, tables_for
 
         return FlipFlopProofSearch(self, tables_for(self, pieces))
@@ -164,10 +162,8 @@ class FlipFlop3x3(FlipFlop):
 
 
 class FlipFlopState(State):
-    """A FlipFlop position with its history.
-
-    ``key()`` is one int: ``white | black << A | bishops << 2A | side << 3A`` for ``A = N*N``.
-    """
+    """A FlipFlop position with its history: ``key()`` is one int, ``white | black << A |
+    bishops << 2A | side << 3A`` for ``A = N*N``."""
 
     __slots__ = (
         "_black",
@@ -333,10 +329,8 @@ class FlipFlopState(State):
         )
 
     def _count_back(self, key: int, quiet: int) -> int:
-        """Occurrences of ``key`` among the positions ``quiet`` plies back from a child.
-
-        Only every second ancestor can match: the side to move is part of the key.
-        """
+        """Occurrences of ``key`` among the positions ``quiet`` plies back from a child (only
+        every second ancestor can match: the side to move is part of the key)."""
         count = 0
         node = self._parent
         for _ in range(quiet // 2):
