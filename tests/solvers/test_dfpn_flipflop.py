@@ -254,3 +254,13 @@ def test_solve_flipflop_searches_the_start_until_its_time_limit(
     # One first move per mirror pair: a1-a2 stands for e1-e2, c1-c2 for itself.
     assert {"a1-a2", "c1-c2"} <= set(report["first_moves"])
     assert "e1-e2" not in report["first_moves"]
+
+
+@pytest.mark.slow  # about 20 CPU s
+def test_the_start_is_a_white_win_whose_proof_passes_the_checker() -> None:
+    solver = Solver(GAME, memory=1 << 28)
+    report = solver.solve(max_nodes=40_000_000)
+    assert (report.value, report.phases[0].status) == ("win", "proven")
+    lines = list(solver.proof_lines())
+    assert lines[0] == {"game": "flipflop", "start": "rrrrr/5/5/5/RRRRR w", "value": "win"}
+    assert check(GAME, lines).used == len(lines) - 1
