@@ -3,9 +3,9 @@ stepped in one call, for :mod:`flipgames.envs.vector`.
 
 Per environment: the agent's action (checked against the legal actions), the opponent's
 uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
-mask, all in machine code over :mod:`.bitboard`'s move generator (legal actions in increasing
-id) and apply. The bookkeeping
-(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
+mask, all in machine code over :mod:`.bitboard`'s target
+squares and apply. The bookkeeping (seats, episode ends, next-step autoreset, seeding) is
+:mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -26,16 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from flipgames.core.kernel import ONGOING
-from flipgames.games.flipflop.bitboard import (
-    MAX_MOVES,
-    Bitboard,
-    _apply,
-    _generate,
-    _status,
-    _targets,
-)
+from flipgames.games.flipflop.bitboard import Bitboard, _apply, _status, _targets
 from flipgames.games.flipflop.tensor import PLANES
-from flipgames.kernels.jit import occurrences, popcount
+from flipgames.kernels.jit import popcount
 from flipgames.kernels.vector import (
     COUNT,
     DONE,
@@ -48,30 +41,32 @@ from flipgames.kernels.vector import (
     Arrays,
     EnvBatch,
     Outputs,
-    agent_may_play,
     batch_jit,
     begin_episode,
     clear,
     draw,
+    occurrences,
     opponent_to_move,
     record_reply,
     settle,
     trailing_zeros,
-    write_mask,
 )
 
 if TYPE_CHECKING:
     from flipgames.games.flipflop.kernel import FlipFlopKernel
 
 I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
 #: The bitboard's lookups (:meth:`.Bitboard.args`): each side's own goal's mask, the attack
 #: masks, multipliers and attacks.
 Lookups = tuple[I64, I64, I64, I64]
 
 #: Where each environment's filter of positions seen since the last capture sits in its row
-#: of ``board`` (after White's, Black's and the bishop words), and its length: 512 bits, next
-#: to the position instead of in the batch's ``seen`` rows (2 KB apart, a cache miss per ply
-#: at 1,024 environments). A random game's quiet stretches are short: a few dozen positions.
+#: of ``board`` (after White's, Black's and the bishop words), and its length: 512 bits
+#: (:func:`flipgames.kernels.vector.occurrences`), next to the position instead of in the
+#: batch's ``seen`` rows (2 KB apart, a cache miss per ply at 1,024 environments). A random
+#: game's quiet stretches are short: a few dozen positions.
 FILTER, FILTER_END = 3, 11
 
 #: ``params``: White's goal, Black's goal, area, White's and Black's start, seat, ply cap.
@@ -80,22 +75,17 @@ GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES = range(7)
 
 @batch_jit
 def _refresh(s: Arrays, e: int, tables: Lookups, params: I64) -> None:
-    """Set ``e``'s status and what its side to move needs: the agent's legal actions as a
-    list in ``moves`` (for the mask and the check of its action), the opponent's as each
-    piece's target squares (one entry per piece, in square order), from which :func:`_reply`
-    draws without listing them; nothing once the position is drawn."""
+    """Set ``e``'s status and the side to move's legal actions as each piece's target squares
+    in ``moves`` (one entry per piece, in square order): :func:`_nth` draws the random
+    opponent's reply from them, :func:`_allows` checks an action against them and
+    :func:`_mark` writes the mask from them, so no list of actions is written (the agent's
+    list, written and scanned every step, was most of the ``moves`` rows' traffic). Nothing
+    once the position is drawn."""
     board, meta, _, _, moves, _ = s
     own_goal, masks, magics, attacks = tables
     side, count = meta[e, SIDE], meta[e, COUNT]
     n = 0
-    if count >= 3:  # drawn before anything else: the moves do not matter
-        pass
-    elif side == meta[e, SEAT]:
-        n = _generate(
-            board[e, 0], board[e, 1], board[e, 2], side, params[AREA],
-            own_goal[0] | own_goal[1], own_goal, masks, magics, attacks, moves[e],
-        )  # fmt: skip
-    else:
+    if count < 3:  # drawn before anything else: the moves do not matter
         mine, enemy = (board[e, 0], board[e, 1]) if side == 0 else (board[e, 1], board[e, 0])
         goals, goal, bishops = own_goal[0] | own_goal[1], own_goal[side], board[e, 2]
         rest, piece = mine, 0
@@ -108,6 +98,44 @@ def _refresh(s: Arrays, e: int, tables: Lookups, params: I64) -> None:
             piece += 1
     meta[e, NMOVES] = n
     meta[e, STATUS] = _status(count, n, side)
+
+
+@batch_jit
+def _allows(s: Arrays, e: int, action: int, area: int) -> bool:
+    """True when ``action`` is legal in ``e`` and its agent is to move: a piece of the side
+    to move on the origin square, whose targets hold the target square."""
+    board, meta, moves = s[0], s[1], s[4]
+    if meta[e, STATUS] != ONGOING or meta[e, SIDE] != meta[e, SEAT]:
+        return False
+    if action < 0 or action >= area * area:
+        return False
+    origin, target = action // area, action % area
+    mine = board[e, 0] if meta[e, SIDE] == 0 else board[e, 1]
+    if not (mine >> origin) & 1:
+        return False
+    piece = popcount(mine & ((1 << origin) - 1))
+    return bool((moves[e, piece] >> target) & 1)
+
+
+@batch_jit
+def _mark(s: Arrays, e: int, seat: int, mask: I8, area: int) -> None:
+    """``mask``: the legal actions of ``e`` while ``seat`` is to move and the game goes on
+    (from the targets :func:`_refresh` left), else all zeros."""
+    board, meta, moves = s[0], s[1], s[4]
+    for action in range(len(mask)):  # a plain loop: cheaper than mask[:] = 0
+        mask[action] = 0
+    if meta[e, STATUS] != ONGOING or meta[e, SIDE] != seat:
+        return
+    rest = board[e, 0] if seat == 0 else board[e, 1]
+    piece = 0
+    while rest:
+        sq = trailing_zeros(rest)
+        rest &= rest - 1
+        to = moves[e, piece]
+        while to:
+            mask[sq * area + trailing_zeros(to)] = 1
+            to &= to - 1
+        piece += 1
 
 
 @batch_jit
@@ -146,7 +174,7 @@ def _play(s: Arrays, e: int, action: int, tables: Lookups, params: I64) -> None:
         board[e, FILTER:FILTER_END] = 0
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
-    meta[e, COUNT] = occurrences(history[e], quiet, 0, board[e, FILTER:FILTER_END])
+    meta[e, COUNT] = occurrences(history[e], quiet, board[e, FILTER:FILTER_END])
     _refresh(s, e, tables, params)
 
 
@@ -169,20 +197,19 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> Non
     white, black = params[WHITE0], params[BLACK0]
     board[e, 0], board[e, 1], board[e, 2] = white, black, 0
     history[e, 0, 0], history[e, 0, 1], history[e, 0, 2] = white, black, 0
-    meta[e, COUNT] = occurrences(history[e], 0, 0, board[e, FILTER:FILTER_END])
+    meta[e, COUNT] = occurrences(history[e], 0, board[e, FILTER:FILTER_END])
     _refresh(s, e, tables, params)
     _reply(s, out, e, tables, params)
 
 
 @batch_jit
-def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
-    """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
-    its mask. Each float of the row is written once, square by square (a row of a step's
-    new output array is not in the cache: clearing it first and then setting the pieces
-    wrote it twice)."""
-    board, meta, _, _, moves, _ = s
-    row = out[0][e]
-    area, seat = params[AREA], meta[e, SEAT]
+def _observe(s: Arrays, e: int, seat: int, row: F32, mask: I8, params: I64) -> None:
+    """``e``'s observation tensor from ``seat`` (the planes of :mod:`.tensor`) into ``row``
+    and its mask into ``mask``. Each float of the row is written once, square by square (a
+    row of a step's new output array is not in the cache: clearing it first and then
+    setting the pieces wrote it twice)."""
+    board, meta = s[0], s[1]
+    area = params[AREA]
     bishops = board[e, 2]
     mine, theirs = (board[e, 0], board[e, 1]) if seat == 0 else (board[e, 1], board[e, 0])
     goals = (params[GOAL0], params[GOAL1]) if seat == 0 else (params[GOAL1], params[GOAL0])
@@ -198,7 +225,12 @@ def _observe(s: Arrays, out: Outputs, e: int, params: I64) -> None:
         row[5 * area + sq] = 1.0 if sq == goals[1] else 0.0
         row[6 * area + sq] = turn
         row[7 * area + sq] = repeated
-    write_mask(meta, moves, out[1], e)
+    _mark(s, e, seat, mask, area)
+
+
+@batch_jit
+def _observe_agent(s: Arrays, out: Outputs, e: int, params: I64) -> None:
+    _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e], params)
 
 
 @batch_jit
@@ -206,7 +238,7 @@ def _reset_all(s: Arrays, out: Outputs, tables: Lookups, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
         _begin(s, out, e, tables, params)
-        _observe(s, out, e, params)
+        _observe_agent(s, out, e, params)
 
 
 @batch_jit
@@ -217,7 +249,7 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Lookups, params: I6
         clear(out, e)
         if meta[e, DONE]:  #: next-step autoreset, the action is ignored
             _begin(s, out, e, tables, params)
-        elif not agent_may_play(meta, s[4], e, actions[e]):
+        elif not _allows(s, e, actions[e], params[AREA]):
             rewards[e] = -1.0
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
@@ -225,7 +257,7 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Lookups, params: I6
             _play(s, e, actions[e], tables, params)
             _reply(s, out, e, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e, params)
+        _observe_agent(s, out, e, params)
 
 
 class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
@@ -234,10 +266,11 @@ class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
     def __init__(self, kernel: FlipFlopKernel, num_envs: int, seat: int | None, max_plies: int):
         g = kernel.geometry
         area = g.area
-        super().__init__(
-            kernel, num_envs, seat, max_plies, PLANES * area, area * area, FILTER_END, MAX_MOVES
-        )
         white, black = g.start
+        pieces = max(white.bit_count(), black.bit_count())  # a word of targets per piece
+        super().__init__(
+            kernel, num_envs, seat, max_plies, PLANES * area, area * area, FILTER_END, pieces
+        )
         self.params = np.array(
             [g.goals[0], g.goals[1], area, white, black, self.seat, max_plies], dtype=np.int64
         )

@@ -48,6 +48,7 @@ from flipgames.kernels.vector import (
     begin_episode,
     clear,
     draw,
+    occurrences,
     opponent_to_move,
     record_reply,
     settle,
@@ -84,29 +85,6 @@ def _refresh(s: Arrays, e: int, tables: Tables) -> None:
 
 
 @batch_jit
-def _occurrences(history: I64, ply: int, seen: I64) -> int:
-    """How often the position ``history[ply]`` has occurred since the last drop (row 0),
-    itself included, as :func:`flipgames.kernels.jit.occurrences` counts it, over a blocked
-    Bloom filter: three bits of one word of ``seen`` per position. A random game's quiet
-    stretch runs to thousands of plies; with one bit per position a 16,384-bit filter let
-    about one ply in ten through to the scan back over the stretch (a third of a step at
-    1,024 environments), three bits in one word let one in a hundred or fewer."""
-    a, b, c = history[ply, 0], history[ply, 1], history[ply, 2]
-    h = a * 0x1E3779B97F4A7C15 + b * 0x42B2AE3D27D4EB4F + c * 0x165667B19E3779F9
-    h ^= h >> 31
-    h *= 0x14D049BB133111EB  # odd constants below 2**63: int64 arithmetic, not float
-    word = (h >> 40) & (len(seen) - 1)
-    bits = (1 << (h & 63)) | (1 << ((h >> 6) & 63)) | (1 << ((h >> 12) & 63))
-    count = 1
-    if seen[word] & bits == bits:
-        for back in range(ply - 2, -1, -2):
-            if history[back, 0] == a and history[back, 1] == b and history[back, 2] == c:
-                count += 1
-    seen[word] |= bits
-    return count
-
-
-@batch_jit
 def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last drop)."""
@@ -124,7 +102,7 @@ def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
         seen[e, :] = 0
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
-    meta[e, COUNT] = _occurrences(history[e], quiet, seen[e])
+    meta[e, COUNT] = occurrences(history[e], quiet, seen[e])
     _refresh(s, e, tables)
 
 
@@ -152,7 +130,7 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
     board[e, :] = 0
     board[e, HAND0] = board[e, HAND1] = PIECES_IN_HAND
     history[e, 0, :] = 0
-    meta[e, COUNT] = _occurrences(history[e], 0, seen[e])
+    meta[e, COUNT] = occurrences(history[e], 0, seen[e])
     _refresh(s, e, tables)
     _reply(s, out, e, tables, params)
 
