@@ -15,8 +15,8 @@ action. Prints the machine, its load average and the Python version with every r
 figures mean nothing without them.
 
 ``--policy``: the opponent is a policy instead (a uniformly random legal action per row, drawn
-in numpy: what self-play's network would compute instead), on the compiled batch where it
-takes one (Rubik's Flip, Flip Switch) and, for comparison, on the reference engine's batch
+in numpy: what self-play's network would compute instead), on the compiled batch (every
+game's takes one) and, for comparison, on the reference engine's batch
 (``ReferenceVectorEnv``, timed for ``--seconds``, in place of ``gymnasium.make``); the policy's
 own time counts, since it runs inside ``step``.
 """

@@ -11,7 +11,6 @@ import pytest
 import flipgames.envs.gymnasium  # noqa: F401  (registers the environments)
 from flipgames import make as make_game
 from flipgames.envs.common import IllegalOpponentActionError, sample_legal
-from flipgames.envs.reference import ReferenceVectorEnv
 from flipgames.envs.vector import FlipgamesVectorEnv, make
 
 
@@ -67,8 +66,7 @@ def test_an_illegal_action_of_the_policy_is_a_clear_error_and_plays_nothing():
 def test_the_vector_env_calls_the_policy_once_per_step_with_the_whole_batch(game):
     policy = Recorder(2)
     envs = make(game, 4, seed=5, opponent=policy, seat=None)
-    # The compiled batch stops for a policy but for FlipFlop's (the reference engine's batch).
-    assert isinstance(envs, ReferenceVectorEnv if game == "flipflop-3x3" else FlipgamesVectorEnv)
+    assert isinstance(envs, FlipgamesVectorEnv)  # every game's compiled batch stops for one
     shape = make_game(game).observation_tensor_shape
     actions_count = make_game(game).num_distinct_actions
     observations, infos = envs.reset()

@@ -1,10 +1,12 @@
-"""A policy as the opponent of the compiled batch (Rubik's Flip, Flip Switch, Checkered
-Flag): one call for the whole batch each time opponents are to act, from the opponent's own
-seat, and the games played are the reference engine's batch's with the same policy and seed
-(exactly so where no chance is drawn; with chance, every policy call and every row is
-checked against reference states replaying the batch's reported plies)."""
+"""A policy as the opponent of the compiled batch (every game's): one call for the whole
+batch each time opponents are to act, from the opponent's own seat, and the games played are
+the reference engine's batch's with the same policy and seed (exactly so where no chance is
+drawn; with chance, every policy call and every row is checked against reference states
+replaying the batch's reported plies)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -45,19 +47,47 @@ def trimmed(replies: np.ndarray) -> list[list[int]]:
     return [[a for a in row.tolist() if a >= 0] for row in replies]
 
 
-@pytest.mark.parametrize("seat", [0, 1])
-@pytest.mark.parametrize("options", [{}, {"flip": "flap", "both": "opponent"}])
-def test_rubiks_flip_plays_the_reference_batchs_games_with_the_same_policy(seat, options):
-    # No chance and a fixed seat: the same agent actions and the same policy give the same
-    # games, step for step, in every output and in every call the policy gets.
-    fast_policy, reference_policy = Recorder(1), Recorder(1)
-    fast = make("rubiks-flip", 5, seed=3, opponent=fast_policy, seat=seat, options=options)
-    reference = ReferenceVectorEnv("rubiks-flip", 5, reference_policy, seat, options, seed=3)
+def lowest(masks: np.ndarray) -> np.ndarray:
+    """The lowest legal id per row (0 where none)."""
+    return masks.argmax(axis=1).astype(np.int64)
+
+
+def highest(masks: np.ndarray) -> np.ndarray:
+    """The highest legal id per row (0 where none)."""
+    highest = masks.shape[1] - 1 - masks[:, ::-1].argmax(axis=1)
+    return np.where(masks.any(axis=1), highest, 0).astype(np.int64)
+
+
+class Fixed(Recorder):
+    """A recording policy that always plays the lowest or the highest legal id."""
+
+    def __init__(self, choose: Callable[[np.ndarray], np.ndarray]) -> None:
+        super().__init__(0)
+        self.choose = choose
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions = self.choose(masks)
+        self.calls.append((observations.copy(), masks.copy(), actions.copy()))
+        return actions
+
+
+def same_games(
+    game: str,
+    options: dict[str, object],
+    seat: int,
+    steps: int,
+    policies: tuple[Recorder, Recorder],
+    agent: Callable[[np.ndarray], np.ndarray],
+) -> tuple[int, int]:
+    """Step the compiled batch and the reference batch (5 envs, the same seed, each with its
+    own copy of the policy) with the same agent actions, asserting every output and every
+    policy call equal; returns the episode ends and the drawn ends seen."""
+    fast = make(game, 5, seed=3, opponent=policies[0], seat=seat, options=options)
+    reference = ReferenceVectorEnv(game, 5, policies[1], seat, options, seed=3)
     assert isinstance(fast, FlipgamesVectorEnv)
-    rng = np.random.default_rng(7)
     outputs = [(*fast.reset(), None, None, None), (*reference.reset(), None, None, None)]
-    ends = 0
-    for _ in range(80):
+    ends = draws = 0
+    for _ in range(steps):
         (a, a_infos, *a_rest), (b, b_infos, *b_rest) = outputs
         for key in ("observation", "action_mask"):
             np.testing.assert_array_equal(a[key], b[key])
@@ -66,18 +96,58 @@ def test_rubiks_flip_plays_the_reference_batchs_games_with_the_same_policy(seat,
         for key in ("seat", "opponent_action", "illegal_action", "_illegal_action"):
             np.testing.assert_array_equal(a_infos[key], b_infos[key])
         assert trimmed(a_infos["replies"]) == trimmed(b_infos["replies"])
-        actions = agent_actions(a["action_mask"], rng)
+        actions = agent(a["action_mask"])
         stepped = [env.step(actions) for env in (fast, reference)]
         outputs = [(s[0], s[4], s[1], s[2], s[3]) for s in stepped]
         ends += int((stepped[0][2] | stepped[0][3]).sum())
-    assert ends > 20
-    assert len(fast_policy.calls) == len(reference_policy.calls) > 60
+        draws += int((stepped[0][2] & (stepped[0][1] == 0)).sum())
+    assert len(policies[0].calls) == len(policies[1].calls) > 60
     for (a_seen, a_masks, a_chosen), (b_seen, b_masks, b_chosen) in zip(
-        fast_policy.calls, reference_policy.calls, strict=True
+        policies[0].calls, policies[1].calls, strict=True
     ):
         np.testing.assert_array_equal(a_seen, b_seen)
         np.testing.assert_array_equal(a_masks, b_masks)
         np.testing.assert_array_equal(a_chosen, b_chosen)
+    return ends, draws
+
+
+#: Games without chance: (name, options, steps, episode ends the run must see). A random
+#: FlipFour game runs for thousands of plies, so most of its episodes end by the agent's
+#: illegal actions.
+WITHOUT_CHANCE = [
+    ("rubiks-flip", {}, 80, 20),
+    ("rubiks-flip", {"flip": "flap", "both": "opponent"}, 80, 20),
+    ("flipflop", {}, 150, 20),
+    ("flipflop-3x3", {}, 150, 20),
+    ("flipfour", {}, 150, 8),
+]
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize(("game", "options", "steps", "min_ends"), WITHOUT_CHANCE)
+def test_without_chance_the_batch_plays_the_reference_batchs_games(
+    game, options, steps, min_ends, seat
+):
+    # No chance and a fixed seat: the same agent actions and the same policy give the same
+    # games, step for step, in every output and in every call the policy gets.
+    rng = np.random.default_rng(7)
+    ends, _ = same_games(
+        game, options, seat, steps, (Recorder(1), Recorder(1)), lambda m: agent_actions(m, rng)
+    )
+    assert ends >= min_ends
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize(
+    ("game", "agent", "policy"), [("flipflop", lowest, highest), ("flipfour", lowest, lowest)]
+)
+def test_a_policy_walking_into_repetitions_draws_as_the_reference(game, agent, policy, seat):
+    # Fixed choices on both sides come back to earlier positions: the repetition plane the
+    # policy sees and the third occurrence's draw must be the reference batch's too.
+    policies = (Fixed(policy), Fixed(policy))
+    _, draws = same_games(game, {}, seat, 100, policies, agent)
+    assert draws >= 10
+    assert any(seen[:, 7].any() for seen, _, _ in policies[0].calls)  # "repeated" plane
 
 
 class Shadow:
@@ -196,7 +266,17 @@ def test_the_policy_gets_the_whole_batch_once_per_step_where_a_turn_is_one_ply()
         assert not seen[~masks.any(axis=1)].any()
 
 
-def test_games_without_a_stopping_batch_take_the_reference_engine():
+@pytest.mark.parametrize("game", ["flipflop", "flipflop-3x3", "flipfour"])
+def test_flipflop_and_flipfour_take_a_policy_on_the_compiled_batch(game):
+    envs = make(game, 2, seed=0, opponent=Recorder(0))
+    assert isinstance(envs, FlipgamesVectorEnv)
+
+
+def test_a_batch_that_cannot_stop_gives_the_reference_engine(monkeypatch):
+    # Every game's batch stops for a policy now; one that could not would fall back.
+    from flipgames.games.flipflop.vector_kernel import FlipFlopBatch
+
+    monkeypatch.setattr(FlipFlopBatch, "supports_policy", False)
     envs = make("flipflop-3x3", 2, seed=0, opponent=Recorder(0))
     assert isinstance(envs, ReferenceVectorEnv)
     with pytest.raises(NoVectorKernelError, match="plays only its random opponent"):

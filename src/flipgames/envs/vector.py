@@ -2,8 +2,8 @@
 
 ``make(game, num_envs, seed=None, opponent="random")`` returns a
 :class:`gymnasium.vector.VectorEnv` of ``num_envs`` games of one seat against a uniformly
-random opponent or a policy (not on FlipFlop and FlipFour: another level, or a policy there,
-gives the reference engine's
+random opponent or a policy (every game's batch takes one; another level, or an option set
+without a batch, gives the reference engine's
 :class:`~flipgames.envs.reference.ReferenceVectorEnv`, with the same interface). One
 ``step`` is one call into the game's compiled batch function (see
 :mod:`flipgames.kernels.vector`): for every environment the agent's action, the opponent's
@@ -250,8 +250,8 @@ def make_vec_env(
     """``gymnasium.make_vec("flipgames/<Game>-v0", num_envs=...)``'s entry: the compiled batch
     when the game has one and the opponent is ``random`` (or a policy, where the batch takes
     one); else the reference engine's batch
-    (:class:`~flipgames.envs.reference.ReferenceVectorEnv`: other levels, a policy, option
-    sets without a kernel), with the same ``infos`` keys; with ``render_mode`` (or another
+    (:class:`~flipgames.envs.reference.ReferenceVectorEnv`: other levels, option sets without
+    a kernel), with the same ``infos`` keys; with ``render_mode`` (or another
     keyword of the single environment), a ``SyncVectorEnv`` of
     :class:`~flipgames.envs.gymnasium.FlipgamesEnv`. All autoreset at the next step."""
     if kwargs.get("render_mode") is None:
@@ -281,9 +281,9 @@ def make(
     ``seed`` seeds the first ``reset()`` that is given none.
 
     The compiled batch against ``random``, and against a policy (``opponent`` a callable,
-    called once for the whole batch each time opponents are to act) where the batch can stop
-    for one (not FlipFlop's and FlipFour's); otherwise, against another level or a policy, the
-    reference engine's :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per
+    called once for the whole batch each time opponents are to act; every game's batch stops
+    for one); otherwise, against another level or a policy on an option set without a batch,
+    the reference engine's :class:`~flipgames.envs.reference.ReferenceVectorEnv` (Python per
     environment, so about the single environment's speed per env step; ``max_plies`` is then
     the game's own cap). Against ``random``, an option set without a compiled batch raises
     :class:`NoVectorKernelError`.

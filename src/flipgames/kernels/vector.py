@@ -227,13 +227,13 @@ def occurrences(history: I64, ply: int, seen: I64) -> int:
 
 
 @batch_jit
-def write_mask(meta: I64, moves: I64, masks: npt.NDArray[np.int8], e: int) -> None:
-    """``e``'s legal-action mask as the single-agent environment shows it: the legal actions
-    while the agent is to move and the game goes on, else all zeros."""
-    row = masks[e]  # a row view and a plain loop: cheaper than masks[e, :] = 0
-    for action in range(len(row)):
+def write_mask(meta: I64, moves: I64, row: npt.NDArray[np.int8], e: int, seat: int) -> None:
+    """``e``'s legal-action mask (``row``) as the single-agent environment shows it to
+    ``seat``: the legal actions in ``moves`` while ``seat`` is to move and the game goes on,
+    else all zeros."""
+    for action in range(len(row)):  # a plain loop: cheaper than row[:] = 0
         row[action] = 0
-    if meta[e, STATUS] == ONGOING and meta[e, SIDE] == meta[e, SEAT]:
+    if meta[e, STATUS] == ONGOING and meta[e, SIDE] == seat:
         for i in range(meta[e, NMOVES]):
             row[moves[e, i]] = 1
 

@@ -2,8 +2,9 @@
 stepped in one call, for :mod:`flipgames.envs.vector`.
 
 Per environment: the agent's action (checked against the legal actions), the opponent's
-uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
-mask, all in machine code over :mod:`.bitboard`'s target
+uniformly random reply (or, with a policy as the opponent, a stop where it is to move: the
+policy's action is played by :func:`_opponent_step`), then the observation tensor of
+:mod:`.tensor` and the legal-action mask, all in machine code over :mod:`.bitboard`'s target
 squares and apply. The bookkeeping (seats, episode ends, next-step autoreset, seeding) is
 :mod:`flipgames.kernels.vector`'s.
 
@@ -69,8 +70,9 @@ Lookups = tuple[I64, I64, I64, I64]
 #: game's quiet stretches are short: a few dozen positions.
 FILTER, FILTER_END = 3, 11
 
-#: ``params``: White's goal, Black's goal, area, White's and Black's start, seat, ply cap.
-GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES = range(7)
+#: ``params``: White's goal, Black's goal, area, White's and Black's start, seat, ply cap and
+#: whether a policy plays the opponent (the batch then stops where the opponent is to move).
+GOAL0, GOAL1, AREA, WHITE0, BLACK0, SEAT_MODE, MAX_PLIES, OUTSIDE = range(8)
 
 
 @batch_jit
@@ -180,9 +182,10 @@ def _play(s: Arrays, e: int, action: int, tables: Lookups, params: I64) -> None:
 
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, tables: Lookups, params: I64) -> None:
-    """The opponent's uniformly random actions while it is to move (recording the last)."""
+    """The opponent's uniformly random actions while it is to move (recording the last);
+    none when a policy plays it (the caller asks the policy)."""
     meta, rng = s[1], s[5]
-    while opponent_to_move(meta, e, params[MAX_PLIES]):
+    while not params[OUTSIDE] and opponent_to_move(meta, e, params[MAX_PLIES]):
         action = _nth(s, e, draw(rng, e, meta[e, NMOVES]), params[AREA])
         record_reply(out, e, action, True)
         _play(s, e, action, tables, params)
@@ -260,8 +263,30 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Lookups, params: I6
         _observe_agent(s, out, e, params)
 
 
+@batch_jit
+def _opponent_view(s: Arrays, rows: I64, observations: F32, masks: I8, params: I64) -> None:
+    for e in rows:
+        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e], params)
+
+
+@batch_jit
+def _opponent_step(
+    s: Arrays, out: Outputs, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_],
+    tables: Lookups, params: I64,
+) -> None:  # fmt: skip
+    meta = s[1]
+    for e in rows:
+        record_reply(out, e, actions[e], True)
+        _play(s, e, actions[e], tables, params)
+        if not fresh[e]:
+            settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
+        _observe_agent(s, out, e, params)
+
+
 class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
     """A batch of FlipFlop environments of one size; see the module docstring."""
+
+    supports_policy = True
 
     def __init__(self, kernel: FlipFlopKernel, num_envs: int, seat: int | None, max_plies: int):
         g = kernel.geometry
@@ -272,7 +297,7 @@ class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
             kernel, num_envs, seat, max_plies, PLANES * area, area * area, FILTER_END, pieces
         )
         self.params = np.array(
-            [g.goals[0], g.goals[1], area, white, black, self.seat, max_plies], dtype=np.int64
+            [g.goals[0], g.goals[1], area, white, black, self.seat, max_plies, 0], dtype=np.int64
         )
         _, _, own_goal, masks, magics, attacks = Bitboard.of(g.size).args()
         self.tables: Lookups = (own_goal, masks, magics, attacks)
@@ -282,3 +307,14 @@ class FlipFlopBatch(EnvBatch["FlipFlopKernel"]):
 
     def _step_all(self, actions: I64) -> None:
         _step_all(self.arrays(), self.outputs(), actions, self.tables, self.params)
+
+    def _outside_opponent(self, on: bool) -> None:
+        self.params[OUTSIDE] = int(on)
+
+    def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
+        _opponent_view(self.arrays(), rows, observations, masks, self.params)
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        _opponent_step(
+            self.arrays(), self.outputs(), actions, rows, fresh, self.tables, self.params
+        )

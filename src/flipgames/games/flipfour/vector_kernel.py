@@ -1,9 +1,11 @@
 """FlipFour's compiled batch of environments, for :mod:`flipgames.envs.vector`.
 
 Per environment: the agent's action (checked against the legal actions), the opponent's
-uniformly random reply, then the observation tensor of :mod:`.tensor` and the legal-action
-mask, all in machine code over :mod:`.kernel`'s move generator and apply. The bookkeeping
-(seats, episode ends, next-step autoreset, seeding) is :mod:`flipgames.kernels.vector`'s.
+uniformly random reply (or, with a policy as the opponent, a stop where it is to move: the
+policy's action is played by :func:`_opponent_step`), then the observation tensor of
+:mod:`.tensor` and the legal-action mask, all in machine code over :mod:`.kernel`'s move
+generator and apply. The bookkeeping (seats, episode ends, next-step autoreset, seeding) is
+:mod:`flipgames.kernels.vector`'s.
 
 >>> import numpy as np
 >>> from flipgames import make
@@ -56,27 +58,31 @@ from flipgames.kernels.vector import (
 )
 
 I64 = npt.NDArray[np.int64]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
 Tables = tuple[I64, I64, I64, I64, I64, I64]
 
 #: Board words per environment: White's pieces, Black's, bishop faces, the pieces in hand of
 #: each side, and whether the last action made four in a row.
 WHITE, BLACK, BISHOPS, HAND0, HAND1, FOUR = range(6)
-#: ``params``: the seat (or RANDOM_SEAT) and the ply cap.
-SEAT_MODE, MAX_PLIES = range(2)
+#: ``params``: the seat (or RANDOM_SEAT), the ply cap and whether a policy plays the opponent
+#: (the batch then stops where the opponent is to move).
+SEAT_MODE, MAX_PLIES, OUTSIDE = range(3)
 
 
 @batch_jit
-def _refresh(s: Arrays, e: int, tables: Tables) -> None:
+def _refresh(s: Arrays, e: int, tables: Tables, params: I64) -> None:
     """Set ``e``'s status (no action once four are made) and, when the agent is to move, its
-    legal actions in ``moves`` (for the mask and the check of its action); the opponent's
-    are only counted: :func:`_reply` finds the one it draws without listing them."""
+    legal actions in ``moves`` (for the mask and the check of its action); the random
+    opponent's are only counted: :func:`_reply` finds the one it draws without listing them
+    (a policy's are listed, for its mask)."""
     board, meta, _, _, moves, _ = s
     side = meta[e, SIDE]
     n = 0
     if not board[e, FOUR]:
         hand = board[e, HAND1] if side else board[e, HAND0]
         white, black, bishops = board[e, WHITE], board[e, BLACK], board[e, BISHOPS]
-        if side == meta[e, SEAT]:
+        if side == meta[e, SEAT] or params[OUTSIDE]:
             n = _generate(white, black, bishops, hand, side, tables[0], tables[1], moves[e])
         else:
             n = _count(white, black, bishops, hand, side, tables[0])
@@ -85,7 +91,7 @@ def _refresh(s: Arrays, e: int, tables: Tables) -> None:
 
 
 @batch_jit
-def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
+def _play(s: Arrays, e: int, action: int, tables: Tables, params: I64) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last drop)."""
     board, meta, history, seen, _, _ = s
@@ -103,14 +109,15 @@ def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
     meta[e, COUNT] = occurrences(history[e], quiet, seen[e])
-    _refresh(s, e, tables)
+    _refresh(s, e, tables, params)
 
 
 @batch_jit
 def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None:
-    """The opponent's uniformly random actions while it is to move (recording the last)."""
+    """The opponent's uniformly random actions while it is to move (recording the last);
+    none when a policy plays it (the caller asks the policy)."""
     board, meta, rng = s[0], s[1], s[5]
-    while opponent_to_move(meta, e, params[MAX_PLIES]):
+    while not params[OUTSIDE] and opponent_to_move(meta, e, params[MAX_PLIES]):
         side = meta[e, SIDE]
         action = _nth(
             board[e, WHITE], board[e, BLACK], board[e, BISHOPS],
@@ -118,7 +125,7 @@ def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
             int(np.int64(draw(rng, e, meta[e, NMOVES]))),  # draw() is unsigned
         )  # fmt: skip
         record_reply(out, e, action, True)
-        _play(s, e, action, tables)
+        _play(s, e, action, tables, params)
 
 
 @batch_jit
@@ -131,18 +138,18 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
     board[e, HAND0] = board[e, HAND1] = PIECES_IN_HAND
     history[e, 0, :] = 0
     meta[e, COUNT] = occurrences(history[e], 0, seen[e])
-    _refresh(s, e, tables)
+    _refresh(s, e, tables, params)
     _reply(s, out, e, tables, params)
 
 
 @batch_jit
-def _observe(s: Arrays, out: Outputs, e: int) -> None:
-    """``e``'s observation tensor from its agent's seat (the planes of :mod:`.tensor`) and
-    its mask. Each float of the row is written once, square by square (a row of a step's
-    new output array is not in the cache: clearing it first wrote it twice)."""
+def _observe(s: Arrays, e: int, seat: int, row: F32, mask: I8) -> None:
+    """``e``'s observation tensor from ``seat`` (the planes of :mod:`.tensor`) into ``row``
+    and its mask into ``mask``. Each float of the row is written once, square by square (a
+    row of a step's new output array is not in the cache: clearing it first wrote it
+    twice)."""
     board, meta, _, _, moves, _ = s
-    row = out[0][e]
-    area, seat = NUM_SQUARES, meta[e, SEAT]
+    area = NUM_SQUARES
     bishops = board[e, BISHOPS]
     mine, theirs = board[e, WHITE + seat], board[e, BLACK - seat]
     hands = board[e, HAND0 + seat] / 4.0, board[e, HAND1 - seat] / 4.0
@@ -158,7 +165,12 @@ def _observe(s: Arrays, out: Outputs, e: int) -> None:
         row[5 * area + sq] = hands[1]
         row[6 * area + sq] = turn
         row[7 * area + sq] = repeated
-    write_mask(meta, moves, out[1], e)
+    write_mask(meta, moves, mask, e, seat)
+
+
+@batch_jit
+def _observe_agent(s: Arrays, out: Outputs, e: int) -> None:
+    _observe(s, e, s[1][e, SEAT], out[0][e], out[1][e])
 
 
 @batch_jit
@@ -166,7 +178,7 @@ def _reset_all(s: Arrays, out: Outputs, tables: Tables, params: I64) -> None:
     for e in range(len(s[0])):
         clear(out, e)
         _begin(s, out, e, tables, params)
-        _observe(s, out, e)
+        _observe_agent(s, out, e)
 
 
 @batch_jit
@@ -182,24 +194,57 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
         else:
-            _play(s, e, actions[e], tables)
+            _play(s, e, actions[e], tables, params)
             _reply(s, out, e, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
-        _observe(s, out, e)
+        _observe_agent(s, out, e)
+
+
+@batch_jit
+def _opponent_view(s: Arrays, rows: I64, observations: F32, masks: I8) -> None:
+    for e in rows:
+        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e])
+
+
+@batch_jit
+def _opponent_step(
+    s: Arrays, out: Outputs, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_],
+    tables: Tables, params: I64,
+) -> None:  # fmt: skip
+    meta = s[1]
+    for e in rows:
+        record_reply(out, e, actions[e], True)
+        _play(s, e, actions[e], tables, params)
+        if not fresh[e]:
+            settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
+        _observe_agent(s, out, e)
 
 
 class FlipFourBatch(EnvBatch["FlipFourKernel"]):
     """A batch of FlipFour environments; see the module docstring."""
+
+    supports_policy = True
 
     def __init__(self, kernel: FlipFourKernel, num_envs: int, seat: int | None, max_plies: int):
         super().__init__(
             kernel, num_envs, seat, max_plies, PLANES * NUM_SQUARES, NUM_ACTIONS, 6, MAX_ACTIONS
         )
         self.tables: Tables = kernel.tables
-        self.params = np.array([self.seat, max_plies], dtype=np.int64)
+        self.params = np.array([self.seat, max_plies, 0], dtype=np.int64)
 
     def _reset_all(self) -> None:
         _reset_all(self.arrays(), self.outputs(), self.tables, self.params)
 
     def _step_all(self, actions: I64) -> None:
         _step_all(self.arrays(), self.outputs(), actions, self.tables, self.params)
+
+    def _outside_opponent(self, on: bool) -> None:
+        self.params[OUTSIDE] = int(on)
+
+    def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
+        _opponent_view(self.arrays(), rows, observations, masks)
+
+    def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
+        _opponent_step(
+            self.arrays(), self.outputs(), actions, rows, fresh, self.tables, self.params
+        )
