@@ -71,18 +71,18 @@ SEAT_MODE, MAX_PLIES, OUTSIDE = range(3)
 
 
 @batch_jit
-def _refresh(s: Arrays, e: int, tables: Tables, params: I64) -> None:
+def _refresh(s: Arrays, e: int, tables: Tables) -> None:
     """Set ``e``'s status (no action once four are made) and, when the agent is to move, its
-    legal actions in ``moves`` (for the mask and the check of its action); the random
-    opponent's are only counted: :func:`_reply` finds the one it draws without listing them
-    (a policy's are listed, for its mask)."""
+    legal actions in ``moves`` (for the mask and the check of its action); the opponent's
+    are only counted: :func:`_reply` finds the one it draws without listing them, and
+    :func:`_opponent_view` lists them for a policy."""
     board, meta, _, _, moves, _ = s
     side = meta[e, SIDE]
     n = 0
     if not board[e, FOUR]:
         hand = board[e, HAND1] if side else board[e, HAND0]
         white, black, bishops = board[e, WHITE], board[e, BLACK], board[e, BISHOPS]
-        if side == meta[e, SEAT] or params[OUTSIDE]:
+        if side == meta[e, SEAT]:
             n = _generate(white, black, bishops, hand, side, tables[0], tables[1], moves[e])
         else:
             n = _count(white, black, bishops, hand, side, tables[0])
@@ -91,7 +91,7 @@ def _refresh(s: Arrays, e: int, tables: Tables, params: I64) -> None:
 
 
 @batch_jit
-def _play(s: Arrays, e: int, action: int, tables: Tables, params: I64) -> None:
+def _play(s: Arrays, e: int, action: int, tables: Tables) -> None:
     """Apply a legal ``action`` in ``e``, counting the repetition as the reference does
     (since the last drop)."""
     board, meta, history, seen, _, _ = s
@@ -109,7 +109,7 @@ def _play(s: Arrays, e: int, action: int, tables: Tables, params: I64) -> None:
     quiet = meta[e, PLY] - meta[e, SINCE]
     history[e, quiet, 0], history[e, quiet, 1], history[e, quiet, 2] = white, black, bishops
     meta[e, COUNT] = occurrences(history[e], quiet, seen[e])
-    _refresh(s, e, tables, params)
+    _refresh(s, e, tables)
 
 
 @batch_jit
@@ -125,7 +125,7 @@ def _reply(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
             int(np.int64(draw(rng, e, meta[e, NMOVES]))),  # draw() is unsigned
         )  # fmt: skip
         record_reply(out, e, action, True)
-        _play(s, e, action, tables, params)
+        _play(s, e, action, tables)
 
 
 @batch_jit
@@ -138,7 +138,7 @@ def _begin(s: Arrays, out: Outputs, e: int, tables: Tables, params: I64) -> None
     board[e, HAND0] = board[e, HAND1] = PIECES_IN_HAND
     history[e, 0, :] = 0
     meta[e, COUNT] = occurrences(history[e], 0, seen[e])
-    _refresh(s, e, tables, params)
+    _refresh(s, e, tables)
     _reply(s, out, e, tables, params)
 
 
@@ -194,16 +194,23 @@ def _step_all(s: Arrays, out: Outputs, actions: I64, tables: Tables, params: I64
             terminated[e] = illegal[e] = True
             meta[e, DONE] = 1
         else:
-            _play(s, e, actions[e], tables, params)
+            _play(s, e, actions[e], tables)
             _reply(s, out, e, tables, params)
             settle(meta, e, params[MAX_PLIES], rewards, terminated, truncated)
         _observe_agent(s, out, e)
 
 
 @batch_jit
-def _opponent_view(s: Arrays, rows: I64, observations: F32, masks: I8) -> None:
+def _opponent_view(s: Arrays, rows: I64, observations: F32, masks: I8, tables: Tables) -> None:
+    """The opponent's view of ``rows``, its legal actions listed first (over the agent's,
+    which its action replaces: :func:`_refresh` lists the agent's again)."""
+    board, meta, moves = s[0], s[1], s[4]
     for e in rows:
-        _observe(s, e, 1 - s[1][e, SEAT], observations[e], masks[e])
+        side = meta[e, SIDE]
+        white, black, bishops = board[e, WHITE], board[e, BLACK], board[e, BISHOPS]
+        hand = board[e, HAND1] if side else board[e, HAND0]
+        _generate(white, black, bishops, hand, side, tables[0], tables[1], moves[e])
+        _observe(s, e, 1 - meta[e, SEAT], observations[e], masks[e])
 
 
 @batch_jit
@@ -214,7 +221,7 @@ def _opponent_step(
     meta = s[1]
     for e in rows:
         record_reply(out, e, actions[e], True)
-        _play(s, e, actions[e], tables, params)
+        _play(s, e, actions[e], tables)
         if not fresh[e]:
             settle(meta, e, params[MAX_PLIES], out[2], out[3], out[4])
         _observe_agent(s, out, e)
@@ -242,7 +249,7 @@ class FlipFourBatch(EnvBatch["FlipFourKernel"]):
         self.params[OUTSIDE] = int(on)
 
     def _opponent_view(self, rows: I64, observations: F32, masks: I8) -> None:
-        _opponent_view(self.arrays(), rows, observations, masks)
+        _opponent_view(self.arrays(), rows, observations, masks, self.tables)
 
     def _opponent_step(self, actions: I64, rows: I64, fresh: npt.NDArray[np.bool_]) -> None:
         _opponent_step(
