@@ -5,8 +5,9 @@ The search (:mod:`flipgames.solvers.dfpn`) prints a line on stderr after each ch
 (the root's proof and disproof numbers, nodes, rate, how full the table is) unless
 ``--quiet`` or ``--json``; ``--checkpoint DIR`` resumes from and saves to DIR;
 ``--max-time`` stops it (an open question is a result too: it says how far it got);
-``--proof FILE`` writes a proven value's proof and checks it with the independent checker
-(:mod:`flipgames.solvers.proof`); ``--check FILE`` only checks a proof file.
+``--proof FILE`` writes a proven value's proof (a draw's holds both sides' non-losing
+strategies) and checks it with the independent checker (:mod:`flipgames.solvers.proof`);
+``--check FILE`` only checks a proof file.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def cmd_prove(args: argparse.Namespace, game: Game) -> int:
         report = solver.solve(max_time=args.max_time, max_nodes=args.max_nodes)
         lines = None
     result: dict[str, Any] = report.to_json()
-    if args.proof and report.value in ("win", "loss"):
+    if args.proof and report.value is not None:
         path = Path(args.proof)
         if lines is None:
             result["proof_positions"] = dfpn.write_proof(solver, path)

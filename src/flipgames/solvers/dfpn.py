@@ -13,9 +13,12 @@ disproof numbers, nodes, rate), writes checkpoints and honours a time limit:
   questions answered so far go to ``DIR/table-N.npz`` and ``DIR/state.json`` (each written to
   a temporary file and renamed, the state last, so a stop at any moment leaves the previous
   checkpoint whole). Running again with the same folder resumes, here or on another machine.
-- **Proofs**: :func:`write_proof` replays the proven table from the start into JSON lines
+- **Proofs**: :func:`write_proof` replays the table from the start into JSON lines
   (:mod:`flipgames.solvers.proof` documents the format and checks it with the reference
-  rules), re-searching any position whose entry was replaced.
+  rules), re-searching any position whose entry was replaced. A win (or loss) is the
+  prover's strategy; a draw is both sides' non-losing strategies, each read from its own
+  question's table (the question asked first is searched again from the start, since the
+  second cleared the table).
 
 >>> from flipgames import make
 >>> game = make("flipfour")
@@ -200,6 +203,8 @@ class Solver:
         self.phases = [Phase(attacker=attacker) for attacker in asked]
         self.nodes, self.seconds, self.generation, self.resumed = 0, 0.0, 0, False
         self.rate = 0.0
+        #: The attacker whose question the table's numbers answer (None: an empty table).
+        self.table_attacker: int | None = None
         if checkpoint is not None:
             self._resume(checkpoint)
 
@@ -253,6 +258,7 @@ class Solver:
         pn, dn, plies, dep = self.search.run(
             self.position, phase.attacker, self.table, self.stats, budget
         )
+        self.table_attacker = phase.attacker
         spent, took = int(self.stats[0]) - before, time.monotonic() - clock
         self.rate = spent / max(took, 1e-6)
         self.nodes += spent
@@ -379,6 +385,8 @@ class Solver:
             self.phases = [Phase(**phase) for phase in state["phases"]]
             self.nodes, self.seconds = int(state["nodes"]), float(state["seconds"])
             self.generation = int(state["generation"])
+            asked = [phase.attacker for phase in self.phases if phase.nodes]
+            self.table_attacker = asked[-1] if asked else None
         except (OSError, ValueError, KeyError, TypeError) as exc:
             if isinstance(exc, DfpnError):
                 raise
@@ -389,18 +397,37 @@ class Solver:
     # --- proofs -------------------------------------------------------------------------
 
     def proof_lines(self, budget: int = 50_000_000) -> Iterator[dict[str, Any]]:
-        """The claim and the prover's positions of a proven value (win or loss), read from the
-        table (a position whose entries were replaced is searched again, within ``budget``
-        nodes each)."""
+        """The claim and the strategies of a proven value, read from the table (a position
+        whose entries were replaced is searched again, within ``budget`` nodes each): the
+        prover's positions for a win or loss, both sides' non-losing ones for a draw."""
         value = self._value()
-        if value not in ("win", "loss"):
-            raise DfpnError(
-                "a proof file needs a proven win or loss"
-                + (" (a draw's two strategies are not written yet)" if value == "draw" else "")
-            )
-        attacker = self.mover if value == "win" else 1 - self.mover
+        if value is None:
+            raise DfpnError("a proof file needs a proven value (win, loss or draw)")
         yield {"game": self.game.name, "start": self.start, "value": value}
+        if value == "draw":
+            for defender in (self.mover, 1 - self.mover):
+                self._table_for(1 - defender, budget)
+                yield from self.drawing_strategy(self.position, defender, budget)
+            return
+        attacker = self.mover if value == "win" else 1 - self.mover
+        self._table_for(attacker, budget)
         yield from self.strategy(self.position, attacker, budget)
+
+    def _table_for(self, attacker: int, budget: int) -> None:
+        """Make the table hold ``attacker``'s resolved question from the start (searched
+        again, from an empty table, when it holds the other question's numbers)."""
+        if self.table_attacker == attacker:
+            return
+        for column in self.table:
+            column[:] = 0
+        self.stats[5] = 0
+        self.table_attacker = attacker
+        pn, dn, _, dep = self.search.run(self.position, attacker, self.table, self.stats, budget)
+        if pn != 0 and (dn != 0 or dep < FREE):
+            raise DfpnError(
+                f"{self.start}: {self.game.player_names[attacker]}'s question did not resolve "
+                f"again within {budget:,} nodes"
+            )
 
     def strategy(self, root: Any, attacker: int, budget: int) -> Iterator[dict[str, Any]]:
         """The proven ``attacker``'s positions from ``root`` on, each with its move."""
@@ -442,6 +469,64 @@ class Solver:
             if attempt == 0:  # the entries were replaced: prove this position again
                 self.search.run(position, attacker, self.table, self.stats, budget)
         raise DfpnError(f"{self.search.position_text(position)}: cannot rebuild the proof here")
+
+    def drawing_strategy(self, root: Any, defender: int, budget: int) -> Iterator[dict[str, Any]]:
+        """The ``defender``'s non-losing strategy from ``root`` on (the table must hold the
+        disproof of the other side's win): a closed set of the defender's positions, each
+        with a move to a position the attacker does not win from; every attacker reply
+        leads back into the set. Every position kept is not a win for the attacker, so a
+        move back to a kept position keeps the set closed (repetition then draws)."""
+        attacker = 1 - defender
+        kept: set[tuple[int, int]] = set()
+        stack = [root]
+        while stack:
+            position = stack.pop()
+            key = self.search.key(position)
+            if key in kept:
+                continue
+            kept.add(key)
+            if self.search.to_move(position) == attacker:
+                for _, reply, four in self.search.children(position):
+                    if four:
+                        raise DfpnError(f"{self.search.position_text(position)}: not a draw")
+                    stack.append(reply)
+                continue
+            action, child, four = self._holding_move(position, attacker, kept, budget)
+            yield {
+                "position": self.search.position_text(position),
+                "value": "draw",
+                "move": self.search.action_text(action),
+            }
+            if not four:
+                stack.append(child)
+
+    def _holding_move(
+        self, position: Any, attacker: int, kept: set[tuple[int, int]], budget: int
+    ) -> tuple[int, Any, bool]:
+        """A defender's move at ``position`` after which ``attacker`` does not win: a four,
+        else a move back into the kept set, else one to a disproven entry, else the first
+        whose search from there (as a root, so that its disproof rests on no path above)
+        disproves the attacker's win."""
+        children = self.search.children(position)
+        for action, child, four in children:
+            if four:
+                return action, child, True
+        for action, child, _ in children:
+            if self.search.key(child) in kept:
+                return action, child, False
+        entries = [
+            (action, child, self.search.entry(child, self.table)) for action, child, _ in children
+        ]
+        for action, child, entry in entries:
+            if entry is not None and entry[1] == 0:
+                return action, child, False
+        for action, child, entry in entries:
+            if entry is not None and entry[0] == 0:
+                continue  # a proven win for the attacker
+            _, dn, _, dep = self.search.run(child, attacker, self.table, self.stats, budget)
+            if dn == 0 and dep >= FREE:
+                return action, child, False
+        raise DfpnError(f"{self.search.position_text(position)}: cannot rebuild the draw here")
 
 
 def write_proof(solver: Solver, path: Path) -> int:

@@ -5,7 +5,9 @@ Each question ("does this side force a win?") is split at the root: every child 
 ``memory`` bytes, for "the same attacker wins" from there. The root's answer follows as in
 one process: where the attacker is to move, one proven child proves it and only disproven
 children disprove it; where the defender is, the other way round. A proof is the root's
-move (when the attacker moves there) and each needed child's strategy, written by its task.
+move (when the attacker moves there) and each needed child's strategy, written by its task;
+a draw's proof is the same for both disproven questions, each with the defender's non-losing
+strategy (:meth:`~flipgames.solvers.dfpn.Solver.drawing_strategy`) in place of the prover's.
 The value is the one a single process finds; the node counts differ (each task has its own
 table), and a child disproof never rests on a repetition of the start (tasks do not see it),
 which can only make a task's search longer, not its answer wrong.
@@ -46,14 +48,16 @@ def prove_child(
     memory: int,
     seconds: float | None,
 ) -> dict[str, Any]:
-    """One task: does ``attacker`` force a win from ``position``? With its strategy (the
-    attacker's positions and moves) when proven."""
+    """One task: does ``attacker`` force a win from ``position``? With the attacker's strategy
+    when proven, the defender's non-losing one when disproven (a draw's proof needs it)."""
     game = make(name, options)
     solver = Solver(game, game.from_position(position), memory=memory, attackers=(attacker,))
     phase = solver.solve(max_time=seconds).phases[0]
     lines = []
     if phase.status == "proven":
         lines = list(solver.strategy(solver.position, attacker, REBUILD))
+    elif phase.status == "disproven":
+        lines = list(solver.drawing_strategy(solver.position, 1 - attacker, REBUILD))
     return {"phase": phase.__dict__, "lines": lines}
 
 
@@ -66,7 +70,7 @@ def solve_on_ray(
     state: State | None = None,
 ) -> tuple[Report, list[dict[str, Any]] | None]:
     """Both questions from ``state`` (default: the start) on Ray; the report and, for a
-    proven win or loss, the proof's lines (claim first)."""
+    proven value, the proof's lines (claim first)."""
     search = proof_search(game)
     if search is None:
         raise DfpnError(f"{game.name} has no proof search (df-pn runs on FlipFour)")
@@ -79,14 +83,15 @@ def solve_on_ray(
         task = ray.remote(prove_child)
         mover = start.current_player
         phases: list[Phase] = []
-        lines: list[dict[str, Any]] | None = None
+        strategies: list[dict[str, Any]] = []
         clock = time.monotonic()
         for attacker in (mover, 1 - mover):
             phase, strategy = _ask(ray, task, game, search, start, attacker, memory, max_time, say)
             phases.append(phase)
             if phase.status == "proven":
-                claim = "win" if attacker == mover else "loss"
-                lines = [{"game": game.name, "start": start.position(), "value": claim}, *strategy]
+                strategies = strategy  # the prover's: a disproof's lines are not needed
+            elif phase.status == "disproven":
+                strategies += strategy
             if phase.status != "disproven":
                 break
     finally:
@@ -100,6 +105,9 @@ def solve_on_ray(
         value = "loss"
     elif status.get(mover) == status.get(1 - mover) == "disproven":
         value = "draw"
+    lines = None
+    if value is not None:
+        lines = [{"game": game.name, "start": start.position(), "value": value}, *strategies]
     report = Report(
         game=game.name,
         start=start.position(),
@@ -122,7 +130,8 @@ def _ask(
     max_time: float | None,
     say: Callable[[str], None],
 ) -> tuple[Phase, list[dict[str, Any]]]:
-    """One question, one task per class of children; the phase and the proven strategy."""
+    """One question, one task per class of children; the phase and the strategy that
+    resolved it (the attacker's when proven, the defender's non-losing one when disproven)."""
     key = start.key()
     assert isinstance(key, int)
     root = search.root(key)
@@ -132,8 +141,8 @@ def _ask(
     for action, child, four in search.children(root):
         if four:  # the side to move wins at once
             phase.status, phase.plies = ("proven", 1) if mine else ("disproven", 0)
-            line = {"position": start.position(), "value": "win"}
-            return phase, [{**line, "move": search.action_text(action)}] if mine else []
+            line = {"position": start.position(), "value": "win" if mine else "draw"}
+            return phase, [{**line, "move": search.action_text(action)}]
         children.setdefault(search.key(child), (action, child))
     clock = time.monotonic()
     options = dict(game.options)
@@ -162,7 +171,6 @@ def _ask(
             pending = {}
     phase.seconds = round(time.monotonic() - clock, 3)
     phase.nodes = sum(r["phase"]["nodes"] for _, r in results)
-    statuses = [r["phase"]["status"] for _, r in results]
     proven = [(r["phase"]["plies"], a, r) for a, r in results if r["phase"]["status"] == "proven"]
     if mine and proven:
         plies, action, result = min(proven, key=lambda item: item[0])
@@ -172,10 +180,15 @@ def _ask(
     if not mine and len(proven) == len(children):
         phase.status, phase.plies = "proven", max(p for p, _, _ in proven) + 1
         return phase, _merged([r["lines"] for _, _, r in proven])
-    if ("disproven" in statuses and not mine) or (
-        mine and statuses.count("disproven") == len(children)
-    ):
+    disproven = [(a, r) for a, r in results if r["phase"]["status"] == "disproven"]
+    if disproven and not mine:
+        action, result = disproven[0]
         phase.status = "disproven"
+        first = {"position": start.position(), "value": "draw", "move": search.action_text(action)}
+        return phase, [first, *result["lines"]]
+    if mine and len(disproven) == len(children):
+        phase.status = "disproven"
+        return phase, _merged([r["lines"] for _, r in disproven])
     return phase, []
 
 
