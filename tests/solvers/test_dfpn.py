@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from flipgames import make
+from flipgames.core.game import State
 from flipgames.solvers.dfpn import DfpnError, Solver, proof_search, write_proof
 from flipgames.solvers.proof import ProofCheckError, board_images, check, check_file, winner_of
 
@@ -143,3 +144,66 @@ def test_a_small_table_replaces_entries_and_still_proves() -> None:
     solver, lines = proved(WIN_IN_NINE, memory=1 << 16)
     assert solver.stats[6] > 0  # entries were replaced
     assert check(GAME, lines).value == "win"
+
+
+def looping_tamper(lines: list[dict[str, Any]]) -> tuple[int, str]:
+    """A line of a win proof and another legal move for it after which every reply still
+    reaches a listed position (or the prover's win) and some line comes back to that line's
+    position: the tampered strategy is a closed set that never loses, but no win."""
+    prover = GAME.from_position(lines[1]["position"]).current_player
+    index = {min(board_images(line["position"])): i for i, line in enumerate(lines) if i}
+
+    def reached(state: State) -> set[str] | None:
+        """The listed positions the replies at ``state`` reach; None when one escapes."""
+        found = set()
+        for reply in state.legal_actions():
+            after = state.apply(reply)
+            if after.is_terminal():
+                if winner_of(after) != prover:
+                    return None
+                continue
+            key = min(board_images(after.position()))
+            if key not in index:
+                return None
+            found.add(key)
+        return found
+
+    def after_move(i: int, move: str) -> State:
+        state = GAME.from_position(lines[i]["position"])
+        return state.apply(state.parse_action(move))
+
+    graph = {key: reached(after_move(i, lines[i]["move"])) or set() for key, i in index.items()}
+
+    def leads_to(source: str, target: str) -> bool:
+        seen, stack = {source}, [source]
+        while stack:
+            for nxt in graph[stack.pop()]:
+                if nxt == target:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return source == target
+
+    for key, i in index.items():
+        state = GAME.from_position(lines[i]["position"])
+        for action in state.legal_actions():
+            move = state.action_to_string(action)
+            if move == lines[i]["move"] or state.apply(action).is_terminal():
+                continue
+            targets = reached(after_move(i, move))
+            if targets and any(leads_to(target, key) for target in targets):
+                return i, move
+    raise AssertionError("no move of the proof closes a loop")
+
+
+def test_a_win_proof_whose_strategy_loops_is_refused() -> None:
+    """A real proof with one move changed into a loop (every reply still listed): the
+    strategy never loses, but a win must not need the repetition it comes back to."""
+    _, lines = proved(WIN_SLOW)
+    i, move = looping_tamper(lines)
+    bad = [dict(line) for line in lines]
+    bad[i]["move"] = move
+    message = refused(bad)
+    assert "the proof returns to this position (a cycle" in message, message
+    GAME.from_position(message.split(": ")[0])  # the message starts with the position
