@@ -21,7 +21,9 @@ lists their play to the end like any other), and checks:
   and none can rescue the opponent);
 - **draw**: both sides hold a non-losing strategy: each side's listed positions form a closed
   set (every reply to a listed move reaches a listed position of that side or an end that is
-  not its loss); a line that goes on forever is drawn by repetition.
+  not its loss); a line that goes on forever is drawn by repetition. A line belongs to the
+  strategy of the side to move in its position (each side only chooses where it moves), so
+  a draw's lines need no other tag than their position's side to move.
 
 >>> from flipgames import make
 >>> game = make("flipfour")
