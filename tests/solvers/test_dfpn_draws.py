@@ -1,6 +1,6 @@
-"""Draw proofs: the df-pn solver (solvers/dfpn.py) writes both sides' non-losing strategies
-and the independent checker (solvers/proof.py) accepts them, and refuses tampered copies
-naming the bad position.
+"""Draw proofs: the df-pn solver (solvers/dfpn.py, and its Ray split solvers/dfpn_ray.py with
+the tasks run in this process) writes both sides' non-losing strategies and the independent
+checker (solvers/proof.py) accepts them, and refuses tampered copies naming the bad position.
 
 The drawn positions are FlipFlop 5x5 endings of one piece a side (the solver's search probes
 the 3-piece endgame tables), whose value a brute-force retrograde analysis here confirms on
@@ -10,6 +10,7 @@ found (see docs/solvers.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partialmethod
 from pathlib import Path
 from typing import Any, cast
@@ -174,3 +175,47 @@ def test_solve_writes_and_checks_a_draw_proof(
     assert "White, to move, draws with perfect play" in out
     assert "checked by the reference rules" in out
     assert check_file(GAME, proof).value == "draw"
+
+
+class _Ref:
+    """A finished task's result, as a Ray object reference stands for one."""
+
+    def __init__(self, value: dict[str, Any]) -> None:
+        self.value = value
+
+
+class _InProcessRay:
+    """The few Ray calls solve_on_ray makes, each task run here at once (so that the Solver
+    of a task sees this process's 3-piece tables)."""
+
+    def remote(self, function: Callable[..., dict[str, Any]]) -> Any:
+        class Task:
+            def remote(self, *args: Any) -> _Ref:
+                return _Ref(function(*args))
+
+        return Task()
+
+    def wait(self, refs: list[_Ref], num_returns: int) -> tuple[list[_Ref], list[_Ref]]:
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref: _Ref) -> dict[str, Any]:
+        return ref.value
+
+    def cancel(self, ref: _Ref, force: bool) -> None:
+        pass
+
+
+@pytest.mark.parametrize("start", [DRAWN, DRAWN_BLACK])
+def test_the_ray_split_assembles_a_draw_proof_the_checker_accepts(
+    start: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flipgames.lab import cluster
+    from flipgames.solvers.dfpn_ray import solve_on_ray
+
+    monkeypatch.setattr(cluster, "_ray", _InProcessRay)
+    monkeypatch.setattr(cluster, "connect", lambda address: False)
+    report, lines = solve_on_ray(
+        GAME, "auto", 1 << 22, None, lambda line: None, GAME.from_position(start)
+    )
+    assert report.value == "draw"
+    assert lines is not None and check(GAME, lines).value == "draw"
