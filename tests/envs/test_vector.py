@@ -330,6 +330,20 @@ def test_what_a_step_returned_stays_as_it_was(game_name):
                 assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_an_action_id_outside_the_game_ends_the_episode_as_illegal(game_name):
+    # Ids below 0 and at or beyond num_distinct_actions are no action at all: the batch must
+    # not read a piece or a table entry for them.
+    size = make_game(game_name).num_distinct_actions
+    envs = make(game_name, num_envs=4, seed=2, seat=0)
+    observations, _ = envs.reset()
+    assert observations["action_mask"].any(axis=1).all()  # the agent is to move everywhere
+    actions = np.array([-1, size, size + 7, 2**40])
+    _, rewards, terminated, truncated, infos = envs.step(actions)
+    assert infos["illegal_action"].all() and terminated.all() and not truncated.any()
+    assert (rewards == -1.0).all()
+
+
 def test_it_is_a_gymnasium_vector_env_with_batched_spaces():
     envs = make("flipflop-3x3", num_envs=5, seed=0)
     assert isinstance(envs, gymnasium.vector.VectorEnv)
