@@ -388,13 +388,14 @@ def _add_perft_and_solve(sub: Any) -> None:
         type=_count(1),
         metavar="N",
         help="give up a solve beyond N positions (default "
-        f"{catalog.DEFAULT_MAX_POSITIONS:,}); with it, also a game no solver finishes here "
-        "(FlipFlop 5x5, FlipFour) is attempted",
+        f"{catalog.DEFAULT_MAX_POSITIONS:,}); with it, FlipFlop 5x5 and FlipFour are "
+        "enumerated instead of proved by df-pn search",
     )
     p.add_argument(
         "--memory",
-        help="transposition table size of a proof search (Rubik's Flip), e.g. 4G "
-        "(default 2G; the result does not depend on it)",
+        help="transposition table size of a proof search (Rubik's Flip; df-pn for "
+        "FlipFlop 5x5 and FlipFour), e.g. 4G (default 2G, df-pn 1G; the result does not "
+        "depend on it)",
     )
     p.add_argument(
         "--policies",
