@@ -89,8 +89,9 @@ def test_flip_switch_is_one_round_unless_told(tmp_path: Path) -> None:
     ("argv", "code", "words"),
     [
         (["dataset", "chess"], 1, ["unknown game 'chess'", *game_names()]),
-        (["dataset", "flipfour"], 1, ["flipfour (FlipFour)", "no option set of it is solved"]),
-        (["dataset", "flipflop"], 1, ["no proof search takes it"]),
+        (["dataset", "flipfour", "--out", "data.csv"], 1, ["name a .npz file"]),
+        (["dataset", "flipflop", "-o", "pieces=3"], 1, ["unknown option 'pieces'"]),
+        (["dataset", "flipfour", "--max-nodes", "0"], 2, ["--max-nodes", "at least 1"]),
         (["dataset", "flip-switch", "-o", "must_flip=yes"], 1, ["not solved here"]),
         (["dataset", "flipflop-3x3", "--out", "data.csv"], 1, ["name a .npz file"]),
         (["dataset", "flipflop-3x3", "--out", "nowhere/x.npz"], 1, ["does not exist"]),

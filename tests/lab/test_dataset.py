@@ -246,8 +246,6 @@ def test_rubiks_flip_rows_are_positions_the_search_proves(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("name", "options", "words"),
     [
-        ("flipfour", {}, ["flipfour (FlipFour)", "no option set of it is solved"]),
-        ("flipflop", {}, ["flipflop", "no proof search takes it"]),
         ("flip-switch", {"must_flip": "yes"}, ["single round", "the solved option sets are"]),
     ],
 )

@@ -109,8 +109,6 @@ def test_a_search_beyond_its_budget_is_refused_naming_the_state() -> None:
 @pytest.mark.parametrize(
     ("name", "options", "words"),
     [
-        ("flipfour", {}, "flipfour (FlipFour) has no exact solution here"),
-        ("flipflop", {}, "no option set of it is solved and no proof search takes it"),
         ("flip-switch", {"rounds": 3, "switch_limit": 4}, "single round: flip-switch"),
         ("flip-switch", {"rounds": 1, "must_flip": "yes"}, "must_flip=yes"),
     ],

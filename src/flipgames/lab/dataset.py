@@ -17,11 +17,13 @@ Which positions:
   round position in every situation of the match (which round, rounds won so far), valued by
   adding the rounds (:mod:`flipgames.lab.dataset_match`), at most :data:`MATCH_ROWS` unless
   ``limit`` says otherwise;
-* a game proved by search (Rubik's Flip): positions of seeded random games whose every action
-  the exact search values within ``max_nodes`` nodes, found from each game's end backwards
-  (earlier positions cost more to search; the first that fails ends that game's walk), one
-  row per position up to symmetry, until ``limit`` rows (the start too, from the cached
-  proof, when ``flipgames solve`` has made it).
+* a game proved by search (Rubik's Flip by alpha-beta; FlipFour and FlipFlop 5x5 by the
+  df-pn prover, :mod:`flipgames.solvers.ground_truth_dfpn`): positions of seeded random games
+  whose every action the exact search values within ``max_nodes`` nodes, found from each
+  game's end backwards (earlier positions cost more to search; the first that fails ends that
+  game's walk; a position the solver never takes, one after a repetition for df-pn, is
+  passed over), one row per position up to symmetry, until ``limit`` rows (Rubik's Flip's
+  start too, from the cached proof, when ``flipgames solve`` has made it).
 
 Each row also has ``history``: the action ids from the start that reach it (chance outcomes
 included), padded with -1, so ``game.new_initial_state()`` and ``apply`` rebuild its state.
@@ -157,7 +159,7 @@ class _Sampler:
             idle += 1
             for state in reversed(line[:-1]):
                 key = self.found.key(state)
-                if key in self.seen or state.is_chance_node():
+                if key in self.seen or state.is_chance_node() or self.found.cannot_answer(state):
                     continue
                 answer = self.found.answer(state)
                 if answer is None:
@@ -244,13 +246,15 @@ def export(
     states: list[State] = []
     rows: list[Answer] = []
     complete = True
+    # A sampled row costs a search (up to a second), a solution's row almost nothing.
+    every = 1 if sampler is not None else 1_000
     for state, answer in source:
         if wanted is not None and len(rows) == wanted:
             complete = False
             break
         states.append(state)
         rows.append(answer)
-        if len(rows) % 1_000 == 0:
+        if len(rows) % every == 0:
             progress("positions", done=len(rows), total=wanted)
     progress("positions", done=len(rows), total=len(rows))
     complete = sampler is None and complete

@@ -19,7 +19,11 @@ Which solver answers (:func:`oracle`, from the game's manifest, never from its n
   :mod:`flipgames.core.match`): the rounds' values added (:class:`MatchOracle`);
 * ``alphabeta``: a game proved by search (Rubik's Flip): the kernel's exact search per state
   within a node budget (the start from the cached proof when ``flipgames solve`` made one);
-  values +1 / 0 / -1, no remoteness. A state the search does not finish is refused.
+  values +1 / 0 / -1, no remoteness. A state the search does not finish is refused;
+* ``dfpn``: a game the df-pn prover takes (FlipFour, FlipFlop 5x5): every action's child
+  proven a win for one side (or disproven both ways: a draw) within a node budget
+  (:mod:`flipgames.solvers.ground_truth_dfpn`); values +1 / 0 / -1, no remoteness. A state
+  the prover does not finish, or whose game so far repeats a position, is refused.
 
 Every other game is refused by name with the reason (:class:`GroundTruthError`), and so is a
 state the solver does not hold or that belongs to another game; nothing is computed then.
@@ -35,11 +39,11 @@ positions, where nobody is to move (their best-action masks and action values ar
 ([1.0, 1.0], [15, 13], 'retrograde')
 >>> [start.action_to_string(a) for a in truth.best[0].nonzero()[0]]
 ['b1xb3']
->>> ground_truth(make("flipfour"), [])
-Traceback (most recent call last):
-...
-flipgames.solvers.ground_truth.GroundTruthError: flipfour (FlipFour) has no exact solution \
-here: no option set of it is solved and no proof search takes it (docs/solvers.md)
+>>> try:
+...     ground_truth(make("flip-switch", must_flip="yes"), [])
+... except GroundTruthError as error:
+...     print(str(error)[:60])
+flip-switch's single round: flip-switch (Flip Switch) with l
 """
 
 from __future__ import annotations
@@ -95,7 +99,7 @@ class Oracle(Protocol):
     """What answers one game's states: a solution or a search (see the module docstring)."""
 
     game: Game
-    #: ``retrograde``, ``stochastic`` or ``alphabeta``.
+    #: ``retrograde``, ``stochastic``, ``alphabeta`` or ``dfpn``.
     solver: str
     #: True when :meth:`key` numbers every position the solver holds (a whole solution),
     #: False when positions are answered one by one (a search).
@@ -106,8 +110,12 @@ class Oracle(Protocol):
         ...
 
     def answer(self, state: State) -> Answer | None:
-        """``state``'s ground truth, or None when the solver cannot give it (not held, or
-        the search ran out of its budget)."""
+        """``state``'s ground truth, or None when the solver cannot give it (not held, the
+        search ran out of its budget, or :meth:`cannot_answer`)."""
+        ...
+
+    def cannot_answer(self, state: State) -> str | None:
+        """Why the solver takes no such state whatever its budget, or None."""
         ...
 
 
@@ -123,6 +131,9 @@ class SolutionOracle:
 
     def key(self, state: State) -> Hashable:
         return self.solution.node(state)
+
+    def cannot_answer(self, state: State) -> str | None:
+        return None
 
     def answer(self, state: State) -> Answer | None:
         if not state.is_terminal() and self.solution.node(state) is None:
@@ -171,6 +182,9 @@ class SearchOracle:
 
     def key(self, state: State) -> Hashable:
         return self._kernel.canonical(self._kernel.position(state))
+
+    def cannot_answer(self, state: State) -> str | None:
+        return None  # no repetition in Rubik's Flip: the searched position is the state
 
     def answer(self, state: State) -> Answer | None:
         from flipgames.solvers import alphabeta
@@ -227,6 +241,10 @@ class MatchOracle:
         seen = self.split(state)
         inner = None if seen.round_state is None else self.round.key(seen.round_state)
         return seen.score, len(seen.later), seen.swapped, inner
+
+    def cannot_answer(self, state: State) -> str | None:
+        inner = self.split(state).round_state
+        return None if inner is None else self.round.cannot_answer(inner)
 
     def answer(self, state: State) -> Answer | None:
         seen = self.split(state)
@@ -308,7 +326,8 @@ def refusal(game: Game) -> str | None:
     if not has_manifest(game):
         return f"{described} is not a registered game with a manifest: no solver is known"
     manifest = manifest_of(game)
-    if manifest.proved_by_search:
+    # A df-pn prover, compiled or not (DfpnOracle says so when kernels are off).
+    if manifest.proved_by_search or hasattr(game, "proof_search"):
         return None
     if not manifest.solved:
         return (
@@ -335,8 +354,12 @@ def oracle(game: Game, progress: Progress = silent, max_nodes: int = MAX_NODES) 
         single = split(game.new_initial_state()).round_state
         assert single is not None
         return MatchOracle(game, split, oracle(single.game, progress, max_nodes))
-    if not is_listed_solved(game):
+    if not is_listed_solved(game) and manifest_of(game).proved_by_search:
         return SearchOracle(game, max_nodes)
+    if not is_listed_solved(game):
+        from flipgames.solvers.ground_truth_dfpn import DfpnOracle
+
+        return DfpnOracle(game, max_nodes)
     from flipgames.solvers import catalog
 
     solver = "retrograde" if game.deterministic else "stochastic"
@@ -392,6 +415,9 @@ def answers(found: Oracle, states: Sequence[State], progress: Progress = silent)
     checked = [_check_state(found.game, i, s) for i, s in enumerate(states)]
     result = []
     for index, state in enumerate(checked):
+        why = found.cannot_answer(state)
+        if why is not None:
+            raise GroundTruthError(f"state {index} of {found.game.name}: {why}")
         answer = found.answer(state)
         if answer is None:
             how = (
@@ -445,6 +471,6 @@ def ground_truth(
     """The ground truth of every state of ``states`` (positions of ``game``), as arrays
     (see the module docstring); :class:`GroundTruthError`, computing nothing further, for a
     game no solver here answers or a state it cannot answer. ``max_nodes`` bounds the exact
-    search per state where the game is proved by search."""
+    search (alpha-beta or df-pn) per state where the game is proved by search."""
     found = oracle(game, progress, max_nodes)
     return to_arrays(game, found.solver, answers(found, states, progress))
