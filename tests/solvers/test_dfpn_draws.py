@@ -11,7 +11,7 @@ found (see docs/solvers.md).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partialmethod
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,6 +20,7 @@ import pytest
 from flipgames import make
 from flipgames.cli.main import main
 from flipgames.games.flipflop.rules import FlipFlop
+from flipgames.solvers import dfpn as dfpn_module
 from flipgames.solvers.dfpn import Solver, write_proof
 from flipgames.solvers.proof import (
     ProofCheckError,
@@ -29,6 +30,8 @@ from flipgames.solvers.proof import (
     read_lines,
     winner_of,
 )
+from support.toy_game import MANIFEST as TOY_MANIFEST
+from support.toy_game import TurningTurtles
 
 GAME = cast(FlipFlop, make("flipflop"))
 #: One piece a side, White to move / Black to move: draws (brute force below).
@@ -39,7 +42,7 @@ DRAWN_BLACK = "1b3/5/5/5/2R2 b"
 @pytest.fixture(autouse=True)
 def _three_piece_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Solver's search probes the 3-piece tables (cheap to build), not the 4-piece."""
-    monkeypatch.setattr(FlipFlop, "proof_search", partialmethod(FlipFlop.proof_search, 3))
+    monkeypatch.setattr(dfpn_module, "TABLE_PIECES", 3)
 
 
 def brute_force_value(start: str) -> str:
@@ -219,3 +222,14 @@ def test_the_ray_split_assembles_a_draw_proof_the_checker_accepts(
     )
     assert report.value == "draw"
     assert lines is not None and check(GAME, lines).value == "draw"
+
+
+def test_the_symmetries_a_proof_may_use_come_from_the_games_manifest() -> None:
+    """FlipFour's manifest names the square's 8, FlipFlop's the mirror alone; a game
+    without a manifest gets none, and a manifest naming another symmetry is refused."""
+    position = "R4/5/5/5/4b w 43"
+    assert len(set(images_for(make("flipfour"))(position))) == 4  # a diagonal's images
+    assert images_for(GAME)("R4/5/5/5/4b w") == ["R4/5/5/5/4b w", "4R/5/5/5/b4 w"]
+    assert images_for(TurningTurtles())("anything") == ["anything"]
+    with pytest.raises(ValueError, match="proof_symmetry is one of none, mirror, square"):
+        replace(TOY_MANIFEST, proof_symmetry="upside-down")

@@ -208,6 +208,11 @@ class ReviewFacts:
             raise ValueError("a review needs nodes >= 1 and a positive scale")
 
 
+#: What ``proof_symmetry`` may say: none; the left-right mirror (the files reversed); the
+#: square board's 8 (rotations and reflections: rules with no direction or goal).
+PROOF_SYMMETRIES = ("none", "mirror", "square")
+
+
 @dataclass(frozen=True)
 class Manifest:
     """What one registered game is, besides its rules.
@@ -233,7 +238,8 @@ class Manifest:
     positions (:mod:`flipgames.core.lessons`), a lazily imported ``module:NAME`` string (a
     :class:`~flipgames.core.lessons.Lesson` itself for a game defined at run time; None: none);
     ``review``: how a game review reads the engine where no exact value is known
-    (:class:`ReviewFacts`).
+    (:class:`ReviewFacts`); ``proof_symmetry``: the board symmetries of the rules that a
+    proof file may store a position under (:data:`PROOF_SYMMETRIES`).
     """
 
     game: str | type[Game]
@@ -254,8 +260,11 @@ class Manifest:
     bench: BenchFacts = field(default_factory=BenchFacts)
     lesson: str | Lesson | None = None
     review: ReviewFacts = field(default_factory=ReviewFacts)
+    proof_symmetry: str = "none"
 
     def __post_init__(self) -> None:
+        if self.proof_symmetry not in PROOF_SYMMETRIES:
+            raise ValueError(f"proof_symmetry is one of {', '.join(PROOF_SYMMETRIES)}")
         # Read-only views of the mappings, so no caller can edit a game's facts.
         if tuple(self.levels) != SEARCH_LEVELS:
             raise ValueError(f"a manifest sets levels {SEARCH_LEVELS}, in that order")

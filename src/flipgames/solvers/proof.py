@@ -45,6 +45,7 @@ from typing import Any
 
 from flipgames.core.errors import FlipgamesError, quote
 from flipgames.core.game import Game, State
+from flipgames.core.manifest import has_manifest, manifest_of
 
 VALUES = ("win", "draw", "loss")
 
@@ -96,18 +97,20 @@ def mirror_images(position: str) -> list[str]:
     return board_images(position)[:2]
 
 
-#: The symmetries of each game's rules that a proof may use (positions as text).
+#: The images of a position under each ``proof_symmetry`` of the manifests (as text).
 SYMMETRIES: dict[str, Callable[[str], list[str]]] = {
-    "flipfour": board_images,
-    "flipflop": mirror_images,
-    "flipflop-3x3": mirror_images,
+    "none": lambda position: [position],
+    "mirror": mirror_images,
+    "square": board_images,
 }
 
 
 def images_for(game: Game) -> Callable[[str], list[str]]:
-    """The images of a position under ``game``'s symmetries (itself alone for a game not in
-    :data:`SYMMETRIES`: no symmetry is assumed)."""
-    return SYMMETRIES.get(game.name, lambda position: [position])
+    """The images of a position under ``game``'s symmetries: its manifest's
+    ``proof_symmetry`` (itself alone for a game without a manifest: no symmetry assumed)."""
+    if not has_manifest(game):
+        return SYMMETRIES["none"]
+    return SYMMETRIES[manifest_of(game).proof_symmetry]
 
 
 def _expand(rank: str) -> str:

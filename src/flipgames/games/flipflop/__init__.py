@@ -22,6 +22,8 @@ ACTION_KINDS = ("move", "capture")
 
 MANIFESTS = {
     "flipflop": Manifest(
+        # Upside down the goals change owners: only the left-right mirror keeps the rules.
+        proof_symmetry="mirror",
         game="flipgames.games.flipflop.rules:FlipFlop",
         board="flipflop",
         docs="flipflop",
@@ -51,6 +53,8 @@ MANIFESTS = {
         lesson="flipgames.games.flipflop.lessons:LARGE",
     ),
     "flipflop-3x3": Manifest(
+        # As on 5x5: the mirror alone.
+        proof_symmetry="mirror",
         game="flipgames.games.flipflop.rules:FlipFlop3x3",
         board="flipflop",
         docs="flipflop",

@@ -11,6 +11,8 @@ from flipgames.core.manifest import HARD_SECONDS, BenchFacts, Manifest, alphabet
 
 MANIFESTS = {
     "flipfour": Manifest(
+        # No goal and no direction: the square's 8 symmetries keep the rules.
+        proof_symmetry="square",
         game="flipgames.games.flipfour.rules:FlipFour",
         board="flipfour",
         docs="flipfour",
