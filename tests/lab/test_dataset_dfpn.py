@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from functools import partialmethod
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +16,8 @@ import pytest
 
 from flipgames import make
 from flipgames.core.game import Game, State
-from flipgames.games.flipflop.rules import FlipFlop
 from flipgames.lab.dataset import export
+from flipgames.solvers import dfpn as dfpn_module
 from flipgames.solvers.dfpn import Solver
 from flipgames.solvers.ground_truth import GroundTruthError, ground_truth, oracle
 from flipgames.solvers.ground_truth_dfpn import DfpnOracle
@@ -35,7 +34,7 @@ CYCLE = ["a1-a2", "e5-e4", "a2-b3", "e4-d3", "b3-b2", "d3-d4", "b2-a1", "d4-e5"]
 @pytest.fixture(autouse=True)
 def _three_piece_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """FlipFlop's prover probes the 3-piece endgame tables (cheap to build), not the 4-piece."""
-    monkeypatch.setattr(FlipFlop, "proof_search", partialmethod(FlipFlop.proof_search, 3))
+    monkeypatch.setattr(dfpn_module, "TABLE_PIECES", 3)
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-from functools import partialmethod
 from pathlib import Path
 from typing import Any, cast
 
@@ -27,6 +26,7 @@ from flipgames.games.flipflop.dfpn_kernel import CAPTURE, FlipFlopProofSearch, t
 from flipgames.games.flipflop.rules import FlipFlop, FlipFlopState
 from flipgames.kernels.dfpn import STATS
 from flipgames.solvers import catalog
+from flipgames.solvers import dfpn as dfpn_module
 from flipgames.solvers.dfpn import Solver, write_proof
 from flipgames.solvers.proof import ProofCheckError, check, check_file, mirror_images, winner_of
 
@@ -43,7 +43,7 @@ WIN_SLOW = "4b/3b1/R4/BB1b1/5 w"
 @pytest.fixture(autouse=True)
 def _three_piece_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Solver's search probes the 3-piece tables (cheap to build), not the 4-piece."""
-    monkeypatch.setattr(FlipFlop, "proof_search", partialmethod(FlipFlop.proof_search, 3))
+    monkeypatch.setattr(dfpn_module, "TABLE_PIECES", 3)
 
 
 def fresh(game: FlipFlop, state: State) -> FlipFlopState:

@@ -59,6 +59,8 @@ DEFAULT_EVERY = 300.0
 #: A ``dep`` that rests on nothing (the kernel's FREE).
 FREE = 1 << 40
 STATE_FILE = "state.json"
+#: Pieces of the endgame tables a proof search probes (None: those *hard* plays from).
+TABLE_PIECES: int | None = None
 
 
 class DfpnError(FlipgamesError, ValueError):
@@ -102,7 +104,12 @@ def proof_search(game: Game) -> ProofSearch | None:
     maker = getattr(game, "proof_search", None)
     if maker is None or os.environ.get("FLIPGAMES_KERNEL") == "python":
         return None
-    search: ProofSearch = maker()
+    from flipgames.solvers.endgame import endgame_table
+
+    # A game with endgame tables (FlipFlop) probes them, from the disk cache (built once
+    # per machine); the others take none.
+    table = endgame_table(game, TABLE_PIECES)
+    search: ProofSearch = maker() if table is None else maker(table)
     return search
 
 

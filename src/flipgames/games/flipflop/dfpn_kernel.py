@@ -35,7 +35,7 @@ captures and check come from the bitboard kernel (:mod:`.bitboard`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -271,21 +271,13 @@ class FlipFlopProofSearch(TableMethods):
 
 
 def tables_for(game: FlipFlop, pieces: int) -> FlipFlopEndgameTable | None:
-    """The endgame tables of up to ``pieces`` pieces a search of ``game`` probes (fewer than
-    2: none): 5x5's through the disk cache (built once per machine), 3x3's built here (a
-    fraction of a second for 4 pieces)."""
+    """Endgame tables of up to ``pieces`` pieces for ``game`` (fewer than 2: none), built
+    here in memory (the solvers' disk cache of them is :mod:`flipgames.solvers.endgame`,
+    which ``solve`` passes to :meth:`FlipFlop.proof_search`)."""
     if pieces < 2:
         return None
-    if game.size == 5:
-        from flipgames.solvers.endgame import endgame_table
+    from flipgames.games.flipflop.endgame import build_tables
+    from flipgames.games.flipflop.geometry import Geometry
 
-        table: Any = endgame_table(game, pieces)
-    else:
-        from flipgames.games.flipflop.endgame import build_tables
-        from flipgames.games.flipflop.geometry import Geometry
-
-        geometry = Geometry.of(game.size)
-        table = FlipFlopEndgameTable(game.name, geometry, build_tables(geometry, pieces))
-    if not isinstance(table, FlipFlopEndgameTable):
-        raise ValueError(f"no endgame tables of {pieces} pieces for {game.name}")
-    return table
+    geometry = Geometry.of(game.size)
+    return FlipFlopEndgameTable(game.name, geometry, build_tables(geometry, pieces))

@@ -47,8 +47,10 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from flipgames.core.endgame import EndgameTable
     from flipgames.core.kernel import GraphBuilder, Kernel
     from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch
+    from flipgames.games.flipflop.endgame import FlipFlopEndgameTable
 
 # Repetition filter: every state carries a bit set of the positions (hashed into this many
 # buckets) seen since the last capture, so the ancestors are walked only when the bucket of
@@ -103,9 +105,8 @@ class FlipFlop(Game):
         return FlipFlopState(self, board, white, black, 0, WHITE, key, 0, 1 << key % _BUCKETS, 1)
 
     def state_at(self, white: int, black: int, bishops: int, side: int) -> FlipFlopState:
-        """A game set up at a position, with no history: White's and Black's pieces and the
-        pieces showing ``x`` as bitboards (bit ``sq`` for square ``sq``), and the side to move
-        (endgame studies and their tests start there).
+        """A game at a position, no history: White's, Black's and the ``x``-showing pieces as
+        bitboards (bit ``sq`` for square ``sq``), the side to move (endgame studies start here).
 
         >>> from flipgames import make
         >>> state = make("flipflop").state_at(1 << 2, 1 << 22, 0, 1)
@@ -122,9 +123,8 @@ class FlipFlop(Game):
         if side not in (WHITE, BLACK):
             raise ValueError(f"the side to move is 0 (White) or 1 (Black), not {side}")
         key = white | black << board.area | bishops << 2 * board.area | side << 3 * board.area
-        return FlipFlopState(
-            self, board, white, black, bishops, side, key, 0, 1 << key % _BUCKETS, 1
-        )
+        buckets = 1 << key % _BUCKETS
+        return FlipFlopState(self, board, white, black, bishops, side, key, 0, buckets, 1)
 
     def rules_summary(self) -> str:
         """The rules as flipgames plays them (rulebook, rulings, options)."""
@@ -139,12 +139,12 @@ class FlipFlop(Game):
     def notation_help(self) -> str:
         return notation_help(self.board.size)
 
-    def proof_search(self, pieces: int = 4) -> FlipFlopProofSearch:
-        """``solve flipflop``'s df-pn search (:mod:`.dfpn_kernel`, numba loads here), answering
-        positions of up to ``pieces`` pieces from the endgame tables (fewer than 2: none)."""
-        from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch, tables_for
+    def proof_search(self, table: EndgameTable | None = None) -> FlipFlopProofSearch:
+        """The df-pn search (:mod:`.dfpn_kernel`; numba loads here), answering what the
+        endgame ``table`` holds from it (``solve`` passes *hard*'s; None: no table)."""
+        from flipgames.games.flipflop.dfpn_kernel import FlipFlopProofSearch
 
-        return FlipFlopProofSearch(self, tables_for(self, pieces))
+        return FlipFlopProofSearch(self, cast("FlipFlopEndgameTable | None", table))
 
 
 class FlipFlop3x3(FlipFlop):
