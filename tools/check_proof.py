@@ -227,11 +227,14 @@ def check(lines: list[dict[str, str]]) -> tuple[str, int]:
         raise BadProof('the first line must be the claim {"game", "start", "value"}')
     claim = lines[0]
     rules = rules_for(claim["game"])
+    if not isinstance(claim.get("start"), str):
+        raise BadProof('the claim names no "start" position')
     if claim.get("value") not in ("win", "loss"):
         raise BadProof(f"claim {claim.get('value')!r}: this checker checks wins and losses")
     strategy: dict[Position, str] = {}
     for number, line in enumerate(lines[1:], start=2):
-        if line.get("value") != "win" or "position" not in line or "move" not in line:
+        fields = (line.get("position"), line.get("move"))
+        if line.get("value") != "win" or not all(isinstance(f, str) for f in fields):
             raise BadProof(f"line {number}: expected a prover position with value win")
         strategy[rules.parse(line["position"])] = line["move"]
     start = rules.parse(claim["start"])
@@ -312,16 +315,36 @@ def describe(rules: Rules, p: Position) -> str:
     return f"{'/'.join(ranks)} {'w' if p.to_move == WHITE else 'b'}{tail}"
 
 
+def read(path: str) -> list[dict[str, str]]:
+    """The proof's lines, or BadProof naming the file's problem and the line."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            texts = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadProof(f"cannot read it ({exc.__class__.__name__}: {exc})") from None
+    lines = []
+    for number, text in enumerate(texts, start=1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except ValueError as exc:
+            raise BadProof(f"line {number} is not JSON ({exc})") from None
+        if not isinstance(line, dict):
+            raise BadProof(f"line {number} is not a JSON object")
+        lines.append(line)
+    return lines
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python3 tools/check_proof.py PROOF.jsonl", file=sys.stderr)
         return 2
     try:
-        with open(argv[1], encoding="utf-8") as handle:
-            lines = [json.loads(text) for text in handle if text.strip()]
+        lines = read(argv[1])
         value, reached = check(lines)
-    except (OSError, ValueError, BadProof) as exc:
-        print(f"check_proof: {exc}", file=sys.stderr)
+    except BadProof as exc:
+        print(f"check_proof: {argv[1]}: {exc}", file=sys.stderr)
         return 1
     claim = lines[0]
     side = "the side to move" if value == "win" else "the side not to move"

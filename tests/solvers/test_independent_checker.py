@@ -154,5 +154,13 @@ def test_the_script_says_what_it_proved_or_what_is_wrong(tmp_path: Path) -> None
     done = subprocess.run([sys.executable, SCRIPT, bad], capture_output=True, text=True)
     assert done.returncode == 1 and "knows FlipFlop and FlipFour, not 'chess'" in done.stderr
     assert "Traceback" not in done.stderr
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"game": "flipflop"\n')
+    done = subprocess.run([sys.executable, SCRIPT, broken], capture_output=True, text=True)
+    assert done.returncode == 1 and "broken.jsonl: line 1 is not JSON" in done.stderr
+    done = subprocess.run(
+        [sys.executable, SCRIPT, tmp_path / "none"], capture_output=True, text=True
+    )
+    assert done.returncode == 1 and "none: cannot read it (FileNotFoundError" in done.stderr
     missing = subprocess.run([sys.executable, SCRIPT], capture_output=True, text=True)
     assert missing.returncode == 2 and "usage" in missing.stderr
